@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import authPlugin from './http/plugins/auth.js';
+import errorsPlugin from './http/plugins/errors.js';
+import jsonBodyPlugin from './http/plugins/json-body.js';
+import openapiPlugin from './http/plugins/openapi.js';
+import storagePlugin from './http/plugins/storage.js';
+import apiV1 from './http/routes/api-v1.js';
+import healthRoutes from './http/routes/health.js';
+import { openDatabase, type Database } from './storage/database.js';
+
+export interface AppOptions {
+  config: Config;
+  /** An already-open store (tests, CLI-driven setups); otherwise the app opens and owns one. */
+  db?: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Never logged, whatever a future serializer decides to include. */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers["x-issuer-signature"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+];
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+}
+
+/** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const db = options.db ?? (await openDatabase(config.store));
+  await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
+  await app.register(jsonBodyPlugin);
+  await app.register(storagePlugin, { db, ownsDb: options.db === undefined });
+  await app.register(authPlugin);
+  await app.register(openapiPlugin);
+  await app.register(healthRoutes);
+  await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
+  return app;
+}

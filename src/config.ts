@@ -1,0 +1,130 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only place that reads `process.env`. Everything else receives a parsed `Config`.
+ * Every variable is documented in the README's Configuration section.
+ */
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const intWithDefault = (fallback: number, min = 0) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).default(fallback));
+const boolWithDefault = (fallback: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1'),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: optionalString,
+  PORT: intWithDefault(3000),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  DATABASE_URL: optionalString,
+  DATABASE_SCHEMA: optionalString,
+  DATABASE_POOL_MAX: intWithDefault(10, 1),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  BODY_LIMIT_BYTES: intWithDefault(15 * 1024 * 1024, 1024),
+  RATE_LIMIT_MAX: intWithDefault(300, 1),
+  RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 1),
+  REDIS_URL: optionalString,
+  SIGNING_KEY: optionalString,
+  SIGNING_KEY_FILE: optionalString,
+  SIGNING_DISABLED: boolWithDefault(false),
+  SCREENING_LISTS_DIR: optionalString,
+  ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
+  ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
+  APP_ID: optionalString,
+  PRIVATE_KEY: optionalString,
+  PRIVATE_KEY_PATH: optionalString,
+  WEBHOOK_SECRET: optionalString,
+  GHE_HOST: optionalString,
+  GHE_PROTOCOL: optionalString,
+});
+
+export type StoreConfig =
+  | { kind: 'postgres'; url: string; schema?: string | undefined; poolMax: number }
+  /** `dataDir: null` keeps the embedded database in memory (tests, benchmarks). */
+  | { kind: 'embedded'; dataDir: string | null };
+
+export interface GitHubAppConfig {
+  appId: string;
+  privateKey?: string | undefined;
+  privateKeyPath?: string | undefined;
+  webhookSecret: string;
+  gheHost?: string | undefined;
+  gheProtocol?: string | undefined;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: string;
+  publicUrl: string | undefined;
+  store: StoreConfig;
+  dataDir: string;
+  bodyLimitBytes: number;
+  rateLimit: { max: number; windowMs: number; redisUrl: string | undefined };
+  signing: { key: string | undefined; keyFile: string | undefined; disabled: boolean };
+  screeningListsDir: string | undefined;
+  anchorIntervalMs: number;
+  issuerClockSkewSeconds: number;
+  github: GitHubAppConfig | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const store: StoreConfig = e.DATABASE_URL
+    ? {
+        kind: 'postgres',
+        url: e.DATABASE_URL,
+        schema: e.DATABASE_SCHEMA,
+        poolMax: e.DATABASE_POOL_MAX,
+      }
+    : { kind: 'embedded', dataDir };
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    store,
+    dataDir,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, redisUrl: e.REDIS_URL },
+    signing: { key: e.SIGNING_KEY, keyFile: e.SIGNING_KEY_FILE, disabled: e.SIGNING_DISABLED },
+    screeningListsDir: e.SCREENING_LISTS_DIR,
+    anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
+    issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
+    github: githubConfig(e),
+  };
+}
+
+function githubConfig(e: z.infer<typeof EnvSchema>): GitHubAppConfig | undefined {
+  if (!e.APP_ID || !e.WEBHOOK_SECRET || !(e.PRIVATE_KEY || e.PRIVATE_KEY_PATH)) return undefined;
+  return {
+    appId: e.APP_ID,
+    privateKey: e.PRIVATE_KEY,
+    privateKeyPath: e.PRIVATE_KEY_PATH,
+    webhookSecret: e.WEBHOOK_SECRET,
+    gheHost: e.GHE_HOST,
+    gheProtocol: e.GHE_PROTOCOL,
+  };
+}

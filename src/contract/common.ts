@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Shared pieces of the interface spec (../shared/spec/verification-receipt-service.md §2). */
+
+export const ErrorResponse = z
+  .looseObject({
+    error: z.string().describe('Stable machine-readable error code, e.g. validation_failed'),
+    message: z.string().optional().describe('Human-readable explanation'),
+    details: z.unknown().optional().describe('Validation issues or request context'),
+  })
+  .meta({ id: 'ErrorResponse' });
+
+export const ExternalReceiptStatus = z
+  .enum(['clean', 'failure', 'revoked', 'compliance_gap'])
+  .meta({ id: 'ExternalReceiptStatus' });
+export type ExternalReceiptStatus = z.infer<typeof ExternalReceiptStatus>;
+
+export const Decision = z.enum(['ALLOW', 'FLAG', 'BLOCK']);
+export type Decision = z.infer<typeof Decision>;
+
+export const DateTime = z.iso.datetime({ offset: true });
+
+/** `sha256:` followed by 64 lowercase hex digits: the wire form of every hash. */
+export const Sha256Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+export const CheckResult = z
+  .strictObject({
+    checkId: z.string(),
+    status: z.enum(['PASS', 'FAIL', 'WARN']),
+    details: z.string().optional(),
+  })
+  .meta({ id: 'CheckResult' });
+export type CheckResult = z.infer<typeof CheckResult>;
+
+export const ReceiptSignature = z
+  .strictObject({
+    alg: z.literal('EdDSA'),
+    kid: z.string().describe('RFC 7638 JWK thumbprint of the signing key'),
+    signature: z.string().describe('base64url Ed25519 signature over the canonical receipt'),
+  })
+  .meta({ id: 'ReceiptSignature' });
+export type ReceiptSignature = z.infer<typeof ReceiptSignature>;
+
+export const ReceiptSignatureSummary = z
+  .strictObject({ alg: z.literal('EdDSA'), kid: z.string() })
+  .meta({ id: 'ReceiptSignatureSummary' });
+
+export const AnchorState = z
+  .looseObject({
+    status: z.string().describe('PENDING, ANCHORED or NOT_APPLICABLE'),
+    anchoredAt: DateTime.optional(),
+    subjectDigest: z.string().optional(),
+    subjectVersion: z.string().optional(),
+    note: z.string().optional(),
+  })
+  .meta({ id: 'AnchorState' });
+export type AnchorState = z.infer<typeof AnchorState>;
+
+export const RevocationState = z
+  .strictObject({ status: z.enum(['ACTIVE', 'REVOKED', 'ALREADY_REVOKED']) })
+  .meta({ id: 'RevocationState' });

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { Decision, DateTime, ExternalReceiptStatus, ReceiptSignatureSummary } from './common.js';
+
+/** §2.8 VerificationStatus: no additional properties. */
+export const VerificationStatus = z
+  .strictObject({
+    verified: z.boolean(),
+    integrityVerified: z.boolean(),
+    signatureVerified: z.boolean(),
+    signatureStatus: z.enum(['verified', 'invalid', 'unknown-kid', 'legacy-unsigned']),
+    signatureReason: z.string().optional(),
+    proofVerified: z.boolean(),
+    recomputedHash: z.string(),
+    storedHash: z.string(),
+    inputsCommitment: z.string(),
+    receiptSignature: ReceiptSignatureSummary.nullable(),
+    revoked: z.boolean(),
+  })
+  .meta({ id: 'VerificationStatus' });
+export type VerificationStatus = z.infer<typeof VerificationStatus>;
+
+/** §2.11 RevocationResponse: no additional properties. */
+export const RevocationResponse = z
+  .strictObject({
+    receiptStatus: ExternalReceiptStatus,
+    result: z.enum(['REVOKED', 'ALREADY_REVOKED']),
+    issuerId: z.string().optional(),
+  })
+  .meta({ id: 'RevocationResponse' });
+
+/** §2.12 ReceiptListItem: no additional properties, all fields required. */
+export const ReceiptListItem = z
+  .strictObject({
+    receiptId: z.uuid(),
+    status: ExternalReceiptStatus,
+    decision: Decision,
+    createdAt: DateTime,
+    anchorStatus: z.string(),
+    revoked: z.boolean(),
+  })
+  .meta({ id: 'ReceiptListItem' });

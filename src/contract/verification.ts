@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import {
+  AnchorState,
+  CheckResult,
+  DateTime,
+  Decision,
+  ExternalReceiptStatus,
+  ReceiptSignature,
+  RevocationState,
+} from './common.js';
+
+/** §2.1 VerificationRequest: additional properties are rejected at every level. */
+
+const TwoLetters = z.string().length(2);
+
+/** decisions.md: `sha256:<64 lowercase hex>` or bare 64 lowercase hex (normalised later). */
+export const DocHash = z
+  .string()
+  .regex(/^(sha256:)?[0-9a-f]{64}$/, 'must be sha256:<64 lowercase hex> or 64 lowercase hex');
+
+export const VerificationRequest = z
+  .strictObject({
+    bundleId: z.string().min(1),
+    transactionType: z.string().min(1),
+    ron: z.strictObject({
+      provider: z.string(),
+      notaryId: z.string(),
+      commissionState: TwoLetters,
+      sealPayload: z.string(),
+      sealScheme: z.enum(['SIM-ECDSA-v1']).optional(),
+    }),
+    doc: z.strictObject({
+      docHash: DocHash,
+      pdfBase64: z.base64().optional(),
+    }),
+    policy: z.strictObject({ profile: z.string() }),
+    property: z.strictObject({
+      parcelId: z.string(),
+      county: z.string(),
+      state: TwoLetters,
+    }),
+    ocrData: z
+      .strictObject({
+        notaryName: z.string().optional(),
+        notaryCommissionId: z.string().optional(),
+        propertyAddress: z.string().optional(),
+        grantorName: z.string().optional(),
+      })
+      .optional(),
+    registryScreening: z
+      .strictObject({
+        subjectName: z.string().min(2).max(256).optional(),
+        sourceIds: z.array(z.string()).min(1).max(50).optional(),
+        forceRefresh: z.boolean().optional(),
+      })
+      .optional(),
+    timestamp: DateTime.optional(),
+  })
+  .meta({ id: 'VerificationRequest' });
+export type VerificationRequest = z.infer<typeof VerificationRequest>;
+
+/** §2.5 StoredReceipt: the signed document. Extra fields are allowed by the spec. */
+export const StoredReceipt = z
+  .looseObject({
+    receiptVersion: z.string(),
+    receiptId: z.uuid(),
+    createdAt: DateTime,
+    policyProfile: z.string(),
+    inputsCommitment: z.string(),
+    checks: z.array(CheckResult),
+    decision: Decision,
+    reasons: z.array(z.string()),
+    receiptHash: z.string(),
+    receiptSignature: ReceiptSignature.optional(),
+  })
+  .meta({ id: 'StoredReceipt' });
+
+/** §2.3 VerificationResponse. */
+export const VerificationResponse = z
+  .looseObject({
+    receiptVersion: z.string(),
+    status: ExternalReceiptStatus,
+    decision: Decision,
+    reasons: z.array(z.string()),
+    receiptId: z.uuid(),
+    receiptHash: z.string(),
+    receiptSignature: ReceiptSignature.optional(),
+    anchor: AnchorState,
+    revocation: RevocationState,
+  })
+  .meta({ id: 'VerificationResponse' });
+
+/** §2.4 VerificationReceipt: the response fields plus the stored receipt views. */
+export const VerificationReceipt = VerificationResponse.extend({
+  receipt: StoredReceipt,
+  canonicalReceipt: z.string().describe('RFC 8785 form of the receipt; its sha256 is receiptHash'),
+  pdfUrl: z.string(),
+}).meta({ id: 'VerificationReceipt' });

@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isStoreUnavailable } from '../../storage/unavailable.js';
+import { ApiError } from '../api-error.js';
+
+/**
+ * The one error handler: every failure leaves as an ErrorResponse. Validation errors carry the
+ * offending paths; 5xx bodies are masked (no stack, no SQL) and the real error is logged.
+ */
+export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
+  if (err instanceof ApiError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const details = err.validation.map((issue) => ({
+      in: err.validationContext ?? 'request',
+      path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+      message: issue.message ?? 'invalid',
+    }));
+    return new ApiError('validation_failed', 'request validation failed', details);
+  }
+  if (isStoreUnavailable(err)) {
+    return new ApiError('dependency_unavailable', 'the receipt store is unavailable, retry later');
+  }
+  const fe = err as Partial<FastifyError>;
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ApiError('validation_failed', `request body exceeds ${bodyLimitBytes} bytes`, {
+      limitBytes: bodyLimitBytes,
+    });
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.statusCode === 404) return new ApiError('not_found', 'no such route');
+    if (fe.statusCode === 429) return new ApiError('rate_limited', 'rate limit exceeded');
+    // malformed JSON, unsupported content type, bad content-length, bad URL encoding...
+    return new ApiError('validation_failed', fe.message ?? 'bad request');
+  }
+  return new ApiError('internal_error', 'internal error');
+}
+
+export default fp(
+  async function errorsPlugin(app: FastifyInstance, opts: { bodyLimitBytes: number }) {
+    app.setErrorHandler((err, request, reply) => {
+      const apiError = toApiError(err, opts.bodyLimitBytes);
+      if (apiError.statusCode >= 500) request.log.error({ err }, 'request failed');
+      else request.log.info({ error: apiError.code }, apiError.message);
+      return reply.status(apiError.statusCode).send(apiError.toResponse());
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const apiError = new ApiError('not_found', `no route ${request.method} ${request.url}`);
+      return reply.status(404).send(apiError.toResponse());
+    });
+  },
+  { name: 'errors' },
+);

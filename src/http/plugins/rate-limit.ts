@@ -1,0 +1,50 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import { parseToken } from '../../auth/api-key-token.js';
+import { ApiError } from '../api-error.js';
+
+export interface RateLimitOptions {
+  max: number;
+  windowMs: number;
+  redisUrl: string | undefined;
+}
+
+/**
+ * Per-API-key rate limit for the routes of the context it is registered in. The bucket is the
+ * key id (public part of the key, no database lookup), or the client address when no
+ * well-formed key is sent. With REDIS_URL the counters live in Redis, so every replica behind a
+ * load balancer enforces one shared limit; if Redis is unreachable requests are let through
+ * (availability over strictness) and the failure is logged.
+ */
+export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOptions) {
+  const redis = opts.redisUrl
+    ? new Redis(opts.redisUrl, {
+        connectTimeout: 1_000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        lazyConnect: false,
+      })
+    : undefined;
+  redis?.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+
+  await app.register(rateLimit, {
+    max: opts.max,
+    timeWindow: opts.windowMs,
+    hook: 'onRequest',
+    redis,
+    nameSpace: 'receipts-rl:',
+    skipOnError: true,
+    keyGenerator: (request: FastifyRequest) => {
+      const header = request.headers['x-api-key'];
+      const parsed = typeof header === 'string' ? parseToken(header) : undefined;
+      return parsed ? `key:${parsed.keyId}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) =>
+      new ApiError('rate_limited', `rate limit exceeded, retry in ${context.after}`, {
+        limit: context.max,
+        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+}

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
+
+export interface ApiV1Options {
+  rateLimit: RateLimitOptions;
+}
+
+/**
+ * Everything under /api/v1: rate limited per key, then authenticated (onRequest, so before any
+ * body is parsed or validated). Route modules below declare their scope in `config.scope`.
+ */
+export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
+  await registerRateLimit(app, opts.rateLimit);
+  app.addHook('onRequest', app.authenticate);
+}

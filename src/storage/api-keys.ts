@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import { mintToken, parseToken, secretMatches } from '../auth/api-key-token.js';
+import type { Scope } from '../auth/scopes.js';
+
+export interface ApiKeyRecord {
+  id: string;
+  tenant: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface Principal {
+  keyId: string;
+  tenant: string;
+  scopes: ReadonlySet<Scope>;
+}
+
+interface ApiKeyRow {
+  id: string;
+  tenant: string;
+  name: string;
+  scopes: Scope[];
+  secret_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  tenant: row.tenant,
+  name: row.name,
+  scopes: row.scopes,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
+
+export class ApiKeyRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Returns the record and the token; the token is never retrievable again. */
+  async create(input: {
+    tenant: string;
+    name: string;
+    scopes: Scope[];
+  }): Promise<{ record: ApiKeyRecord; token: string }> {
+    const { keyId, token, secretHash } = mintToken();
+    const [row] = await this.knex<ApiKeyRow>('api_keys')
+      .insert({
+        id: keyId,
+        tenant: input.tenant,
+        name: input.name,
+        scopes: input.scopes,
+        secret_hash: secretHash,
+      })
+      .returning('*');
+    return { record: toRecord(row as ApiKeyRow), token };
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    const rows = await this.knex<ApiKeyRow>('api_keys').orderBy('created_at', 'asc');
+    return rows.map(toRecord);
+  }
+
+  /** Returns false when no active key has that id. */
+  async revoke(id: string): Promise<boolean> {
+    const updated = await this.knex<ApiKeyRow>('api_keys')
+      .where({ id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.knex.fn.now() as unknown as Date });
+    return updated > 0;
+  }
+
+  /** The principal for a presented token, or undefined for malformed, unknown or revoked keys. */
+  async authenticate(token: string): Promise<Principal | undefined> {
+    const parsed = parseToken(token);
+    if (!parsed) return undefined;
+    const row = await this.knex<ApiKeyRow>('api_keys')
+      .where({ id: parsed.keyId })
+      .whereNull('revoked_at')
+      .first();
+    if (!row || !secretMatches(parsed.secret, row.secret_hash)) return undefined;
+    return { keyId: row.id, tenant: row.tenant, scopes: new Set(row.scopes) };
+  }
+}
