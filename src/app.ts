@@ -6,14 +6,24 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import anchoringPlugin from './http/plugins/anchoring.js';
 import authPlugin from './http/plugins/auth.js';
 import errorsPlugin from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
 import openapiPlugin from './http/plugins/openapi.js';
+import receiptsPlugin from './http/plugins/receipts.js';
 import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
 import healthRoutes from './http/routes/health.js';
+import jwksRoutes from './http/routes/jwks.js';
 import { openDatabase, type Database } from './storage/database.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The parsed configuration (never process.env). */
+    settings: Config;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -50,13 +60,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
+  app.decorate('settings', config);
+
   const db = options.db ?? (await openDatabase(config.store));
   await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
   await app.register(jsonBodyPlugin);
   await app.register(storagePlugin, { db, ownsDb: options.db === undefined });
   await app.register(authPlugin);
+  await app.register(receiptsPlugin, { config });
+  await app.register(anchoringPlugin);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
+  await app.register(jwksRoutes);
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
   return app;
 }

@@ -41,7 +41,9 @@ const EnvSchema = z.object({
   SIGNING_DISABLED: boolWithDefault(false),
   SCREENING_LISTS_DIR: optionalString,
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
+  LOG_ORIGIN: optionalString,
   ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
+  CI_TRUSTED_EVENTS: optionalString,
   APP_ID: optionalString,
   PRIVATE_KEY: optionalString,
   PRIVATE_KEY_PATH: optionalString,
@@ -76,7 +78,11 @@ export interface Config {
   signing: { key: string | undefined; keyFile: string | undefined; disabled: boolean };
   screeningListsDir: string | undefined;
   anchorIntervalMs: number;
+  /** Origin line of the log's checkpoints (and the note key name). */
+  logOrigin: string;
   issuerClockSkewSeconds: number;
+  /** Trigger events the CI adapter trusts; undefined means the documented default list. */
+  ciTrustedEvents: string[] | undefined;
   github: GitHubAppConfig | undefined;
 }
 
@@ -112,7 +118,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signing: { key: e.SIGNING_KEY, keyFile: e.SIGNING_KEY_FILE, disabled: e.SIGNING_DISABLED },
     screeningListsDir: e.SCREENING_LISTS_DIR,
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
+    logOrigin:
+      e.LOG_ORIGIN ??
+      (e.PUBLIC_URL
+        ? `${new URL(e.PUBLIC_URL).host}/receipts-log`
+        : 'verification-receipt-service/receipts-log'),
     issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
+    ciTrustedEvents: e.CI_TRUSTED_EVENTS?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     github: githubConfig(e),
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isStoreUnavailable } from '../../storage/unavailable.js';
+import { IssuanceError } from '../../receipts/errors.js';
 import { ApiError } from '../api-error.js';
 
 /**
@@ -11,12 +12,21 @@ import { ApiError } from '../api-error.js';
 export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   if (err instanceof ApiError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
+    if (err.validationContext === 'headers') {
+      // The only validated headers are authorisation material (revoke's issuer headers).
+      return new ApiError('unauthorized', 'missing or malformed authorization headers', {
+        headers: err.validation.map((issue) => issue.instancePath.replace(/^\//, '')),
+      });
+    }
     const details = err.validation.map((issue) => ({
       in: err.validationContext ?? 'request',
       path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
       message: issue.message ?? 'invalid',
     }));
     return new ApiError('validation_failed', 'request validation failed', details);
+  }
+  if (err instanceof IssuanceError) {
+    return new ApiError('validation_failed', err.message, err.details);
   }
   if (isStoreUnavailable(err)) {
     return new ApiError('dependency_unavailable', 'the receipt store is unavailable, retry later');

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
+import anchoringRoutes from './anchoring.js';
+import lifecycleRoutes from './lifecycle.js';
+import receiptRoutes from './receipts.js';
 
 export interface ApiV1Options {
   rateLimit: RateLimitOptions;
@@ -12,4 +15,7 @@ export interface ApiV1Options {
 export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await registerRateLimit(app, opts.rateLimit);
   app.addHook('onRequest', app.authenticate);
+  await app.register(receiptRoutes);
+  await app.register(lifecycleRoutes);
+  await app.register(anchoringRoutes);
 }

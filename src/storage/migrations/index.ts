@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_api_keys.js';
+import * as m002 from './002_receipts.js';
+import * as m003 from './003_log.js';
+import * as m004 from './004_revocation.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -9,6 +12,9 @@ interface Migration {
 /** Migrations are imported, not globbed from disk, so the same list runs from src/ and dist/. */
 const migrations: Record<string, Migration> = {
   '001_api_keys': m001,
+  '002_receipts': m002,
+  '003_log': m003,
+  '004_revocation': m004,
 };
 
 const source: Knex.MigrationSource<string> = {

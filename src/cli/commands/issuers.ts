@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { rawEd25519PublicKey, signRevocation } from '../../receipts/revocation.js';
+import { CliError, flags, required, withStore, type Command } from '../context.js';
+
+function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unknown }): string {
+  if (typeof values['public-key'] === 'string') {
+    const raw = Buffer.from(values['public-key'], 'base64url');
+    if (raw.length !== 32)
+      throw new CliError('--public-key must be a raw 32-byte Ed25519 key, base64url');
+    return raw.toString('base64url');
+  }
+  const file = required(
+    values['public-key-file'] as string | undefined,
+    'public-key or --public-key-file',
+  );
+  try {
+    return rawEd25519PublicKey(fs.readFileSync(file, 'utf8'));
+  } catch {
+    throw new CliError(`${file} is not a readable Ed25519 PEM key`);
+  }
+}
+
+const add: Command = async (ctx) => {
+  const { values } = flags(ctx, {
+    tenant: { type: 'string' },
+    id: { type: 'string' },
+    'public-key': { type: 'string' },
+    'public-key-file': { type: 'string' },
+  });
+  const issuer = {
+    tenant: required(values.tenant, 'tenant'),
+    issuerId: required(values.id, 'id'),
+    publicKey: publicKeyFrom(values),
+  };
+  await withStore(ctx, (repos) => repos.issuers.add(issuer));
+  ctx.out(`issuer ${issuer.issuerId} may revoke receipts of tenant ${issuer.tenant}`);
+};
+
+const list: Command = async (ctx) => {
+  const { values } = flags(ctx, { tenant: { type: 'string' } });
+  const issuers = await withStore(ctx, (repos) =>
+    repos.issuers.list(values.tenant as string | undefined),
+  );
+  for (const i of issuers) ctx.out(`${i.tenant}  ${i.issuerId}  ${i.publicKey}`);
+};
+
+const remove: Command = async (ctx) => {
+  const { values } = flags(ctx, { id: { type: 'string' } });
+  const id = required(values.id, 'id');
+  if (!(await withStore(ctx, (repos) => repos.issuers.remove(id)))) {
+    throw new CliError(`no issuer ${id}`, 1);
+  }
+  ctx.out(`issuer ${id} removed`);
+};
+
+export const issuerCommands = { add, list, remove };
+
+/** Prints the three revoke headers, signed now, for use with curl. Needs no store. */
+export const signRevocationCommand: Command = async (ctx) => {
+  const { values } = flags(ctx, {
+    issuer: { type: 'string' },
+    'key-file': { type: 'string' },
+    receipt: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const receiptId = required(values.receipt, 'receipt');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(receiptId)) {
+    throw new CliError('--receipt must be a receipt uuid');
+  }
+  const keyFile = required(values['key-file'], 'key-file');
+  let pem: string;
+  try {
+    pem = fs.readFileSync(keyFile, 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${keyFile}`);
+  }
+  const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let headers;
+  try {
+    headers = signRevocation(pem, required(values.issuer, 'issuer'), receiptId, timestamp);
+  } catch {
+    throw new CliError(`${keyFile} is not an Ed25519 private key (PKCS#8 PEM)`);
+  }
+  if (values.json) {
+    ctx.out(
+      JSON.stringify({
+        'x-issuer-id': headers.issuerId,
+        'x-signature-timestamp': headers.timestamp,
+        'x-issuer-signature': headers.signature,
+      }),
+    );
+    return;
+  }
+  ctx.out(`x-issuer-id: ${headers.issuerId}`);
+  ctx.out(`x-signature-timestamp: ${headers.timestamp}`);
+  ctx.out(`x-issuer-signature: ${headers.signature}`);
+};

@@ -1,0 +1,76 @@
+import { createPublicKey } from 'node:crypto';
+import fs from 'node:fs';
+import { CliError, flags, required, withStore, type Command } from '../context.js';
+
+function readP256PublicKey(file: string): string {
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${file}`);
+  }
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+      throw new CliError('the notary key must be an EC P-256 key (SIM-ECDSA-v1 seals are ES256)');
+    }
+    return key.export({ format: 'pem', type: 'spki' }).toString();
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`${file} is not a PEM public (or private) key`);
+  }
+}
+
+const add: Command = async (ctx) => {
+  const { values } = flags(ctx, {
+    tenant: { type: 'string' },
+    id: { type: 'string' },
+    name: { type: 'string' },
+    state: { type: 'string' },
+    expires: { type: 'string' },
+    'public-key-file': { type: 'string' },
+  });
+  const state = required(values.state, 'state').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(state)) throw new CliError('--state must be a 2-letter code');
+  const expires = required(values.expires, 'expires');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(expires))) {
+    throw new CliError('--expires must be a date YYYY-MM-DD');
+  }
+  const notary = {
+    tenant: required(values.tenant, 'tenant'),
+    notaryId: required(values.id, 'id'),
+    displayName: required(values.name, 'name'),
+    commissionState: state,
+    commissionExpires: expires,
+    publicKeyPem: readP256PublicKey(required(values['public-key-file'], 'public-key-file')),
+  };
+  await withStore(ctx, (repos) => repos.notaries.upsert(notary));
+  ctx.out(`notary ${notary.notaryId} registered for tenant ${notary.tenant}`);
+};
+
+const list: Command = async (ctx) => {
+  const { values } = flags(ctx, { tenant: { type: 'string' }, json: { type: 'boolean' } });
+  const notaries = await withStore(ctx, (repos) =>
+    repos.notaries.list(values.tenant as string | undefined),
+  );
+  if (values.json) {
+    ctx.out(JSON.stringify(notaries));
+    return;
+  }
+  for (const n of notaries) {
+    ctx.out(
+      `${n.tenant}  ${n.notaryId}  ${n.displayName}  ${n.commissionState}  expires ${n.commissionExpires}`,
+    );
+  }
+};
+
+const remove: Command = async (ctx) => {
+  const { values } = flags(ctx, { tenant: { type: 'string' }, id: { type: 'string' } });
+  const tenant = required(values.tenant, 'tenant');
+  const id = required(values.id, 'id');
+  const removed = await withStore(ctx, (repos) => repos.notaries.remove(tenant, id));
+  if (!removed) throw new CliError(`no notary ${id} for tenant ${tenant}`, 1);
+  ctx.out(`notary ${id} removed from tenant ${tenant}`);
+};
+
+export const notaryCommands = { add, list, remove };

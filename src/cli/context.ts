@@ -1,0 +1,56 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from '../storage/database.js';
+import { createRepositories, type Repositories } from '../storage/repositories.js';
+
+/** A failure the operator caused (bad flag, missing file): printed without a stack trace. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface CliContext extends CliIo {
+  config: Config;
+  args: string[];
+}
+
+export type Command = (ctx: CliContext) => Promise<void>;
+
+/** Opens the store the server uses (same DATABASE_URL / DATA_DIR), runs `fn`, closes it. */
+export async function withStore<T>(
+  ctx: CliContext,
+  fn: (repos: Repositories, db: Database) => Promise<T>,
+): Promise<T> {
+  const db = await openDatabase(ctx.config.store);
+  try {
+    return await fn(createRepositories(db), db);
+  } finally {
+    await db.close();
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** parseArgs with strict flags; unknown or malformed flags become a CliError. */
+export function flags<O extends Options>(ctx: CliContext, options: O) {
+  try {
+    return parseArgs({ args: ctx.args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+export function required(value: string | boolean | undefined, name: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new CliError(`--${name} is required`);
+  return value;
+}

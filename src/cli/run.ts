@@ -1,0 +1,70 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { DataDirLockedError } from '../storage/data-dir-lock.js';
+import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
+import { keyCommands } from './commands/keys.js';
+import { migrateCommand } from './commands/migrate.js';
+import { notaryCommands } from './commands/notaries.js';
+import { signingKeyCommands } from './commands/signing-keys.js';
+import { CliError, type CliIo, type Command } from './context.js';
+
+const GROUPS: Record<string, Record<string, Command>> = {
+  keys: keyCommands,
+  issuers: issuerCommands,
+  notaries: notaryCommands,
+  'signing-keys': signingKeyCommands,
+};
+
+export const USAGE = `usage: receipts <command> [flags]
+
+  keys create --tenant T --name N --scopes verify,read,anchor,revoke [--json]
+  keys list [--json]
+  keys revoke ID
+  notaries add --tenant T --id ID --name NAME --state XX --expires YYYY-MM-DD --public-key-file PEM
+  notaries list [--tenant T] [--json]
+  notaries remove --tenant T --id ID
+  issuers add --tenant T --id ISSUER (--public-key BASE64URL | --public-key-file PEM)
+  issuers list [--tenant T]
+  issuers remove --id ISSUER
+  sign-revocation --issuer ID --key-file PEM --receipt UUID [--json]
+  signing-keys rotate [--out FILE]
+  signing-keys list
+  migrate
+
+The CLI uses the same DATABASE_URL / DATA_DIR as the server (see README).`;
+
+function resolve(argv: string[]): { command: Command; args: string[] } | undefined {
+  const [group, sub, ...rest] = argv;
+  if (group === 'migrate') return { command: migrateCommand, args: argv.slice(1) };
+  if (group === 'sign-revocation') return { command: signRevocationCommand, args: argv.slice(1) };
+  const command = group && sub ? GROUPS[group]?.[sub] : undefined;
+  return command ? { command, args: rest } : undefined;
+}
+
+/** Runs one CLI invocation; returns the process exit code. */
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  const resolved = resolve(argv);
+  if (!resolved) {
+    (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? io.out : io.err)(USAGE);
+    return argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+  }
+  try {
+    const config = loadConfig(env);
+    await resolved.command({ ...io, config, args: resolved.args });
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`error: ${err.message}`);
+      return err.exitCode;
+    }
+    if (err instanceof DataDirLockedError || err instanceof ConfigError) {
+      io.err(`error: ${err.message}`);
+      return 3;
+    }
+    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ReceiptListItem } from '../../contract/lifecycle.js';
+import {
+  VerificationReceipt,
+  VerificationRequest,
+  VerificationResponse,
+} from '../../contract/verification.js';
+import { receiptNotFound } from '../api-error.js';
+import { principalOf } from '../plugins/auth.js';
+import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
+import { errorResponses } from '../schemas/responses.js';
+import { listItemOf, verificationReceiptOf, verificationResponseOf } from '../views.js';
+
+/** POST /verify, GET /receipt/:id, GET /receipts. */
+export default async function receiptRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post('/verify', {
+    config: { scope: 'verify' },
+    schema: {
+      tags: ['receipts'],
+      summary: 'Verify an artifact and issue a signed receipt',
+      security: [{ apiKey: [] }],
+      body: VerificationRequest,
+      response: { 200: VerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
+    },
+    handler: async (request) => {
+      const record = await app.issuer.issueRon(principalOf(request).tenant, request.body);
+      return verificationResponseOf(record);
+    },
+  });
+
+  app.get('/receipt/:receiptId', {
+    config: { scope: 'read' },
+    schema: {
+      tags: ['receipts'],
+      summary: 'Fetch a stored receipt with its canonical form',
+      security: [{ apiKey: [] }],
+      params: ReceiptIdParams,
+      response: { 200: VerificationReceipt, ...errorResponses(400, 401, 403, 404, 429, 503) },
+    },
+    handler: async (request) => {
+      const record = await app.repos.receipts.find(
+        principalOf(request).tenant,
+        request.params.receiptId,
+      );
+      if (!record) throw receiptNotFound();
+      return verificationReceiptOf(record);
+    },
+  });
+
+  app.get('/receipts', {
+    config: { scope: 'read' },
+    schema: {
+      tags: ['receipts'],
+      summary: 'List recent receipts, newest first',
+      description:
+        'Paged with ?limit= (default 50, max 200) and ?cursor=. The cursor for the next page is ' +
+        'returned in the x-next-cursor header (and a Link rel="next" header); no header means ' +
+        'this is the last page.',
+      security: [{ apiKey: [] }],
+      querystring: ListQuery,
+      response: { 200: z.array(ReceiptListItem), ...errorResponses(401, 403, 429, 503) },
+    },
+    handler: async (request, reply) => {
+      const { limit, cursor } = request.query;
+      const page = await app.repos.receipts.list(principalOf(request).tenant, limit, cursor);
+      if (page.nextCursor) {
+        reply.header('x-next-cursor', page.nextCursor);
+        reply.header(
+          'link',
+          `</api/v1/receipts?limit=${limit}&cursor=${page.nextCursor}>; rel="next"`,
+        );
+      }
+      return page.items.map(listItemOf);
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import type { Ed25519PublicJwk } from './signer.js';
+
+export type SignatureCheck =
+  | { status: 'verified' }
+  | { status: 'invalid'; reason: string }
+  | { status: 'unknown-kid'; reason: string };
+
+/** Every public key the service has signed with, active and retired: verification only. */
+export class KeyRing {
+  private readonly keys = new Map<string, KeyObject>();
+
+  constructor(jwks: Ed25519PublicJwk[]) {
+    for (const jwk of jwks) {
+      this.keys.set(
+        jwk.kid,
+        createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' }),
+      );
+    }
+  }
+
+  has(kid: string): boolean {
+    return this.keys.has(kid);
+  }
+
+  /** Checks a base64url Ed25519 signature over `message` by the key named `kid`. */
+  check(kid: string, message: Uint8Array, signatureB64url: string): SignatureCheck {
+    const key = this.keys.get(kid);
+    if (!key) return { status: 'unknown-kid', reason: `no key with kid ${kid} in the key ring` };
+    const signature = Buffer.from(signatureB64url, 'base64url');
+    if (signature.length !== 64 || signature.toString('base64url') !== signatureB64url) {
+      return { status: 'invalid', reason: 'signature is not 64 bytes of base64url' };
+    }
+    return verify(null, message, key, signature)
+      ? { status: 'verified' }
+      : { status: 'invalid', reason: 'signature does not match the canonical receipt' };
+  }
+}

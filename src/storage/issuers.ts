@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+
+export interface IssuerRecord {
+  issuerId: string;
+  tenant: string;
+  /** Raw 32-byte Ed25519 public key, base64url. */
+  publicKey: string;
+  createdAt: Date;
+}
+
+interface IssuerRow {
+  issuer_id: string;
+  tenant: string;
+  public_key: string;
+  created_at: Date;
+}
+
+const toRecord = (r: IssuerRow): IssuerRecord => ({
+  issuerId: r.issuer_id,
+  tenant: r.tenant,
+  publicKey: r.public_key,
+  createdAt: r.created_at,
+});
+
+/** Issuers authorised to revoke a tenant's receipts, managed with `receipts issuers ...`. */
+export class IssuerRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async add(issuer: Omit<IssuerRecord, 'createdAt'>): Promise<void> {
+    await this.knex<IssuerRow>('issuers')
+      .insert({ issuer_id: issuer.issuerId, tenant: issuer.tenant, public_key: issuer.publicKey })
+      .onConflict('issuer_id')
+      .merge();
+  }
+
+  async find(issuerId: string): Promise<IssuerRecord | undefined> {
+    const row = await this.knex<IssuerRow>('issuers').where({ issuer_id: issuerId }).first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(tenant?: string): Promise<IssuerRecord[]> {
+    const query = this.knex<IssuerRow>('issuers').orderBy(['tenant', 'issuer_id']);
+    if (tenant) query.where({ tenant });
+    return (await query).map(toRecord);
+  }
+
+  async remove(issuerId: string): Promise<boolean> {
+    return (await this.knex('issuers').where({ issuer_id: issuerId }).delete()) > 0;
+  }
+}

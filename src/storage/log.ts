@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+import type { NodeKey, NodeStore, StoredNode } from '../anchoring/index.js';
+import { nodeId } from '../anchoring/index.js';
+
+export interface CheckpointRecord {
+  treeSize: number;
+  rootHash: Buffer;
+  note: string;
+  createdAt: Date;
+}
+
+export interface PendingEntry {
+  seq: number;
+  receiptId: string;
+  leafHash: Buffer;
+}
+
+/** Arbitrary but fixed key of the advisory lock that serialises sealing across replicas. */
+const SEAL_LOCK_KEY = 0x5ea1_0c;
+
+/** Storage of the Merkle log: entries (the queue), perfect-subtree nodes, checkpoints. */
+export class LogRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** A NodeStore over `log_nodes`, one query per lookup batch. */
+  nodeStore(db: Knex | Knex.Transaction = this.knex): NodeStore {
+    return {
+      async getNodes(keys: readonly NodeKey[]) {
+        const found = new Map<string, Uint8Array>();
+        if (keys.length === 0) return found;
+        const tuples = keys.map(() => '(?::int, ?::bigint)').join(', ');
+        const rows = (await db('log_nodes')
+          .select('level', 'idx', 'hash')
+          .whereRaw(
+            `(level, idx) in (${tuples})`,
+            keys.flatMap((k) => [k.level, k.index]),
+          )) as {
+          level: number;
+          idx: string | number;
+          hash: Buffer;
+        }[];
+        for (const r of rows) {
+          found.set(nodeId({ level: r.level, index: Number(r.idx) }), new Uint8Array(r.hash));
+        }
+        return found;
+      },
+    };
+  }
+
+  async latestCheckpoint(
+    db: Knex | Knex.Transaction = this.knex,
+  ): Promise<CheckpointRecord | undefined> {
+    const row = await db('log_checkpoints').orderBy('tree_size', 'desc').first();
+    return row ? toCheckpoint(row) : undefined;
+  }
+
+  async checkpointAt(treeSize: number): Promise<CheckpointRecord | undefined> {
+    const row = await this.knex('log_checkpoints').where({ tree_size: treeSize }).first();
+    return row ? toCheckpoint(row) : undefined;
+  }
+
+  /**
+   * Runs `fn` holding the cluster-wide seal lock (transaction-scoped advisory lock), so that
+   * only one replica appends at a time; everything `fn` writes commits or rolls back together.
+   */
+  async withSealLock<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?)', [SEAL_LOCK_KEY]);
+      return fn(trx);
+    });
+  }
+
+  async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {
+    const rows = (await trx('log_entries')
+      .select('seq', 'receipt_id', 'leaf_hash')
+      .whereNull('leaf_index')
+      .orderBy('seq')
+      .limit(limit)) as { seq: string | number; receipt_id: string; leaf_hash: Buffer }[];
+    return rows.map((r) => ({
+      seq: Number(r.seq),
+      receiptId: r.receipt_id,
+      leafHash: r.leaf_hash,
+    }));
+  }
+
+  /** Persists one append: new nodes, leaf positions, and the signed checkpoint. */
+  async recordAppend(
+    trx: Knex.Transaction,
+    input: {
+      firstIndex: number;
+      entries: PendingEntry[];
+      nodes: StoredNode[];
+      checkpoint: Omit<CheckpointRecord, 'createdAt'>;
+    },
+  ): Promise<void> {
+    const rows = input.nodes.map((n) => ({
+      level: n.level,
+      idx: n.index,
+      hash: Buffer.from(n.hash),
+    }));
+    for (let i = 0; i < rows.length; i += 5_000) {
+      await trx('log_nodes').insert(rows.slice(i, i + 5_000));
+    }
+    const seqs = input.entries.map((e) => e.seq);
+    const indices = input.entries.map((_, i) => input.firstIndex + i);
+    await trx.raw(
+      `update log_entries e set leaf_index = s.idx, anchored_at = now()
+         from unnest(?::bigint[], ?::bigint[]) as s(seq, idx) where e.seq = s.seq`,
+      [seqs, indices],
+    );
+    await trx('log_checkpoints').insert({
+      tree_size: input.checkpoint.treeSize,
+      root_hash: input.checkpoint.rootHash,
+      note: input.checkpoint.note,
+    });
+  }
+
+  async pendingCount(): Promise<number> {
+    const row = (await this.knex('log_entries')
+      .whereNull('leaf_index')
+      .count({ n: '*' })
+      .first()) as { n: string | number } | undefined;
+    return Number(row?.n ?? 0);
+  }
+}
+
+function toCheckpoint(row: {
+  tree_size: string | number;
+  root_hash: Buffer;
+  note: string;
+  created_at: Date;
+}) {
+  return {
+    treeSize: Number(row.tree_size),
+    rootHash: row.root_hash,
+    note: row.note,
+    createdAt: row.created_at,
+  };
+}

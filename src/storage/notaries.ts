@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { NotaryRecord } from '../receipts/types.js';
+
+interface NotaryRow {
+  tenant: string;
+  notary_id: string;
+  display_name: string;
+  commission_state: string;
+  commission_expires: Date | string;
+  public_key_pem: string;
+}
+
+const isoDate = (value: Date | string): string =>
+  value instanceof Date
+    ? `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`
+    : value.slice(0, 10);
+
+const toRecord = (row: NotaryRow): NotaryRecord => ({
+  tenant: row.tenant,
+  notaryId: row.notary_id,
+  displayName: row.display_name,
+  commissionState: row.commission_state,
+  commissionExpires: isoDate(row.commission_expires),
+  publicKeyPem: row.public_key_pem,
+});
+
+/** The per-tenant notary registry, managed with `receipts notaries ...`. */
+export class NotaryRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Adds or replaces a notary (re-adding updates the commission or rotates the key). */
+  async upsert(notary: NotaryRecord): Promise<void> {
+    await this.knex<NotaryRow>('notaries')
+      .insert({
+        tenant: notary.tenant,
+        notary_id: notary.notaryId,
+        display_name: notary.displayName,
+        commission_state: notary.commissionState,
+        commission_expires: notary.commissionExpires,
+        public_key_pem: notary.publicKeyPem,
+      })
+      .onConflict(['tenant', 'notary_id'])
+      .merge();
+  }
+
+  async find(tenant: string, notaryId: string): Promise<NotaryRecord | undefined> {
+    const row = await this.knex<NotaryRow>('notaries')
+      .where({ tenant, notary_id: notaryId })
+      .first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(tenant?: string): Promise<NotaryRecord[]> {
+    const query = this.knex<NotaryRow>('notaries').orderBy(['tenant', 'notary_id']);
+    if (tenant) query.where({ tenant });
+    return (await query).map(toRecord);
+  }
+
+  async remove(tenant: string, notaryId: string): Promise<boolean> {
+    return (await this.knex('notaries').where({ tenant, notary_id: notaryId }).delete()) > 0;
+  }
+}

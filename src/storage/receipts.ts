@@ -1,0 +1,165 @@
+import type { Knex } from 'knex';
+import type { UnsignedReceipt } from '../receipts/canonical.js';
+import type { StoredReceipt } from '../receipts/types.js';
+
+/** One stored receipt with its lifecycle state, as the store has it right now. */
+export interface ReceiptRecord {
+  id: string;
+  tenant: string;
+  /** The receipt as stored (body + hash + signature): what later verification re-checks. */
+  receipt: StoredReceipt;
+  createdAt: Date;
+  hasProofArtifact: boolean;
+  externalId: string | null;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+  anchor: { leafIndex: number | null; anchoredAt: Date | null; leafHash: Buffer | null };
+}
+
+interface ReceiptRow {
+  id: string;
+  tenant: string;
+  body: UnsignedReceipt;
+  receipt_hash: string;
+  signature_kid: string | null;
+  signature: string | null;
+  created_at: Date;
+  has_proof_artifact: boolean;
+  external_id: string | null;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+  leaf_index: string | number | null;
+  anchored_at: Date | null;
+  leaf_hash: Buffer | null;
+}
+
+export interface NewReceipt {
+  tenant: string;
+  receipt: StoredReceipt;
+  hasProofArtifact: boolean;
+  externalId?: string | undefined;
+}
+
+export interface ReceiptPage {
+  items: ReceiptRecord[];
+  nextCursor: string | undefined;
+}
+
+function toRecord(row: ReceiptRow): ReceiptRecord {
+  const receipt: StoredReceipt = { ...row.body, receiptHash: row.receipt_hash };
+  if (row.signature !== null || row.signature_kid !== null) {
+    receipt.receiptSignature = {
+      alg: 'EdDSA',
+      kid: row.signature_kid ?? '',
+      signature: row.signature ?? '',
+    };
+  }
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    receipt,
+    createdAt: row.created_at,
+    hasProofArtifact: row.has_proof_artifact,
+    externalId: row.external_id,
+    revokedAt: row.revoked_at,
+    revokedBy: row.revoked_by,
+    anchor: {
+      leafIndex: row.leaf_index === null ? null : Number(row.leaf_index),
+      anchoredAt: row.anchored_at,
+      leafHash: row.leaf_hash,
+    },
+  };
+}
+
+const encodeCursor = (createdAt: Date, id: string) =>
+  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+
+function decodeCursor(cursor: string | undefined): [string, string] | undefined {
+  if (!cursor) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      !Number.isNaN(Date.parse(value[0])) &&
+      typeof value[1] === 'string' &&
+      /^[0-9a-f-]{36}$/.test(value[1])
+    ) {
+      return [value[0], value[1]];
+    }
+  } catch {
+    // an unreadable cursor is ignored: the list starts from the newest receipt
+  }
+  return undefined;
+}
+
+export class ReceiptRepository {
+  constructor(private readonly knex: Knex) {}
+
+  private select(db: Knex | Knex.Transaction) {
+    return db<ReceiptRow>('receipts as r')
+      .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
+      .select('r.*', 'l.leaf_index', 'l.anchored_at', 'l.leaf_hash');
+  }
+
+  /** Inserts the receipt (and queues it for anchoring when it has a proof artifact). */
+  async insert(
+    trx: Knex.Transaction,
+    input: NewReceipt,
+    leafHash: Buffer | undefined,
+  ): Promise<void> {
+    const { receiptHash, receiptSignature, ...body } = input.receipt;
+    await trx('receipts').insert({
+      id: input.receipt.receiptId,
+      tenant: input.tenant,
+      body,
+      receipt_hash: receiptHash,
+      signature_kid: receiptSignature?.kid ?? null,
+      signature: receiptSignature?.signature ?? null,
+      created_at: new Date(input.receipt.createdAt),
+      has_proof_artifact: input.hasProofArtifact,
+      external_id: input.externalId ?? null,
+    });
+    if (leafHash) {
+      await trx('log_entries').insert({ receipt_id: input.receipt.receiptId, leaf_hash: leafHash });
+    }
+  }
+
+  /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */
+  async find(tenant: string, id: string, db: Knex | Knex.Transaction = this.knex) {
+    const row = await this.select(db).where({ 'r.id': id, 'r.tenant': tenant }).first();
+    return row ? toRecord(row as ReceiptRow) : undefined;
+  }
+
+  async findByExternalId(
+    tenant: string,
+    externalId: string,
+    db: Knex | Knex.Transaction = this.knex,
+  ) {
+    const row = await this.select(db)
+      .where({ 'r.tenant': tenant, 'r.external_id': externalId })
+      .first();
+    return row ? toRecord(row as ReceiptRow) : undefined;
+  }
+
+  /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */
+  async list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage> {
+    const after = decodeCursor(cursor);
+    const query = this.select(this.knex)
+      .where('r.tenant', tenant)
+      .orderBy([
+        { column: 'r.created_at', order: 'desc' },
+        { column: 'r.id', order: 'desc' },
+      ])
+      .limit(limit + 1);
+    if (after) query.whereRaw('(r.created_at, r.id) < (?::timestamptz, ?::uuid)', after);
+    const rows = (await query) as ReceiptRow[];
+    const items = rows.slice(0, limit).map(toRecord);
+    const last = items[items.length - 1];
+    return {
+      items,
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : undefined,
+    };
+  }
+}

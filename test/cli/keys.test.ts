@@ -1,0 +1,116 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { runCli } from '../../src/cli/run.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { ed25519Pem, isPostgres, tempDir, testConfig, testStore } from '../helpers/context.js';
+
+/** The CLI against an on-disk store it shares with the server (a temp DATA_DIR, or a PG schema). */
+const dataDir = tempDir();
+const store = isPostgres() ? testStore() : { kind: 'embedded' as const, dataDir };
+const env: Record<string, string> = {
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  SIGNING_KEY: ed25519Pem(),
+  ...(store.kind === 'postgres'
+    ? { DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' }
+    : {}),
+};
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+afterAll(async () => {
+  if (store.kind === 'postgres') {
+    const db = await openDatabase(store, { migrate: false });
+    await db.knex.raw('drop schema if exists ?? cascade', [store.schema ?? '']);
+    await db.close();
+  }
+});
+
+describe('receipts keys', () => {
+  it('creates a key shown once, stores only its hash, lists and revokes it', async () => {
+    const created = await cli(
+      'keys',
+      'create',
+      '--tenant',
+      'acme',
+      '--name',
+      'ci',
+      '--scopes',
+      'verify,read',
+      '--json',
+    );
+    expect(created.code, created.err).toBe(0);
+    const { id, key } = JSON.parse(created.out) as { id: string; key: string };
+    expect(key).toMatch(/^vrs_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+
+    const db = await openDatabase(store);
+    try {
+      const rows = await db.knex('api_keys').select();
+      expect(rows).toHaveLength(1);
+      const serialized = JSON.stringify(rows);
+      expect(serialized).not.toContain(key.split('_')[2]);
+      expect(rows[0].secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      await db.close();
+    }
+
+    // the key works against the server on the same store
+    const config = testConfig(env, store);
+    const app = await buildApp({ config, logger: false });
+    try {
+      const ok = await app.inject({ url: '/api/v1/receipts', headers: { 'x-api-key': key } });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+
+    const listed = await cli('keys', 'list');
+    expect(listed.out).toContain(id);
+    expect(listed.out).toContain('active');
+    expect(listed.out).not.toContain(key);
+
+    expect((await cli('keys', 'revoke', id)).code).toBe(0);
+    expect((await cli('keys', 'list')).out).toContain('revoked');
+    expect((await cli('keys', 'revoke', id)).code).toBe(1);
+  });
+
+  it('rejects unknown scopes and missing flags with a clear message', async () => {
+    const bad = await cli(
+      'keys',
+      'create',
+      '--tenant',
+      'a',
+      '--name',
+      'n',
+      '--scopes',
+      'verify,admin',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('admin');
+    const missing = await cli('keys', 'create', '--name', 'n', '--scopes', 'read');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('--tenant');
+    expect((await cli('nonsense')).code).toBe(2);
+  });
+
+  it.runIf(!isPostgres())(
+    'refuses to open the embedded store while the server holds it',
+    async () => {
+      const config = testConfig(env, store);
+      const app = await buildApp({ config, logger: false });
+      try {
+        const res = await cli('keys', 'list');
+        expect(res.code).toBe(3);
+        expect(res.err).toMatch(/in use by process \d+/);
+      } finally {
+        await app.close();
+      }
+      expect((await cli('keys', 'list')).code).toBe(0);
+    },
+  );
+});

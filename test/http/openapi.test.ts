@@ -1,0 +1,51 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => ctx.close());
+
+const SPEC_ENDPOINTS: [string, string][] = [
+  ['post', '/api/v1/verify'],
+  ['get', '/api/v1/receipt/{receiptId}'],
+  ['get', '/api/v1/receipt/{receiptId}/pdf'],
+  ['post', '/api/v1/receipt/{receiptId}/verify'],
+  ['post', '/api/v1/receipt/{receiptId}/revoke'],
+  ['post', '/api/v1/anchor/{receiptId}'],
+  ['get', '/api/v1/receipts'],
+  ['post', '/api/v1/verifications/ci'],
+];
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.0.3 document, version 1.1.0', async () => {
+    const res = await ctx.app.inject({ url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info.version).toBe('1.1.0');
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+  });
+
+  it('covers every endpoint of the spec with the x-api-key security scheme', async () => {
+    const doc = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    expect(doc.components.securitySchemes.apiKey).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+    });
+    for (const [method, path] of SPEC_ENDPOINTS) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method.toUpperCase()} ${path}`).toBeDefined();
+      expect(op.security).toEqual([{ apiKey: [] }]);
+    }
+  });
+
+  it('serves Swagger UI at /docs', async () => {
+    const res = await ctx.app.inject({ url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('swagger');
+  });
+});
