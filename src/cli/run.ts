@@ -1,7 +1,9 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../storage/data-dir-lock.js';
 import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
+import { anchorRunCommand } from './commands/anchor.js';
 import { keyCommands } from './commands/keys.js';
+import { sealCreateCommand } from './commands/seal.js';
 import { migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
@@ -10,6 +12,8 @@ import { CliError, type CliIo, type Command } from './context.js';
 const GROUPS: Record<string, Record<string, Command>> = {
   keys: keyCommands,
   issuers: issuerCommands,
+  anchor: { run: anchorRunCommand },
+  seal: { create: sealCreateCommand },
   notaries: notaryCommands,
   'signing-keys': signingKeyCommands,
 };
@@ -26,6 +30,8 @@ export const USAGE = `usage: receipts <command> [flags]
   issuers list [--tenant T]
   issuers remove --id ISSUER
   sign-revocation --issuer ID --key-file PEM --receipt UUID [--json]
+  seal create --notary-id ID --state XX --doc-hash sha256:HEX --key-file NOTARY_P256.pem
+  anchor run
   signing-keys rotate [--out FILE]
   signing-keys list
   migrate

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import anchoringRoutes from './anchoring.js';
+import ciRoutes from './ci.js';
 import lifecycleRoutes from './lifecycle.js';
 import receiptRoutes from './receipts.js';
 
@@ -18,4 +19,5 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(receiptRoutes);
   await app.register(lifecycleRoutes);
   await app.register(anchoringRoutes);
+  await app.register(ciRoutes);
 }

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import { createSeal } from '../../receipts/seal.js';
+import { CliError, flags, required, type Command } from '../context.js';
+
+/** Makes a SIM-ECDSA-v1 seal (ES256 compact JWS) for tests and demos. Needs no store. */
+export const sealCreateCommand: Command = async (ctx) => {
+  const { values } = flags(ctx, {
+    'notary-id': { type: 'string' },
+    state: { type: 'string' },
+    'doc-hash': { type: 'string' },
+    'key-file': { type: 'string' },
+  });
+  const docHash = required(values['doc-hash'], 'doc-hash');
+  if (!/^sha256:[0-9a-f]{64}$/.test(docHash))
+    throw new CliError('--doc-hash must be sha256:<64 hex>');
+  const keyFile = required(values['key-file'], 'key-file');
+  let pem: string;
+  try {
+    pem = fs.readFileSync(keyFile, 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${keyFile}`);
+  }
+  try {
+    ctx.out(
+      createSeal(
+        {
+          notaryId: required(values['notary-id'], 'notary-id'),
+          commissionState: required(values.state, 'state').toUpperCase(),
+          docHash,
+        },
+        pem,
+      ),
+    );
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`${keyFile} is not an EC P-256 private key (PEM)`);
+  }
+};

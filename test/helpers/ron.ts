@@ -1,0 +1,62 @@
+import { generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import type { VerificationRequest } from '../../src/contract/verification.js';
+import { createSeal } from '../../src/receipts/seal.js';
+import type { Repositories } from '../../src/storage/repositories.js';
+import { samplePdf, sha256Hex } from './requests.js';
+
+export const SAMPLE_LISTS_DIR = path.resolve(import.meta.dirname, '../../screening-lists');
+
+export interface Notary {
+  id: string;
+  privateKeyPem: string;
+  publicKeyPem: string;
+}
+
+/** A notary with a real P-256 key, registered for `tenant` with a commission valid for years. */
+export async function registerNotary(
+  repos: Repositories,
+  tenant = 'tenant-a',
+  overrides: { id?: string; state?: string; expires?: string } = {},
+): Promise<Notary> {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const notary = {
+    id: overrides.id ?? 'N-1001',
+    privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+  };
+  await repos.notaries.upsert({
+    tenant,
+    notaryId: notary.id,
+    displayName: 'Jane Q. Notary',
+    commissionState: overrides.state ?? 'TX',
+    commissionExpires: overrides.expires ?? '2099-12-31',
+    publicKeyPem: notary.publicKeyPem,
+  });
+  return notary;
+}
+
+/** A request every check passes: real PDF, real ES256 seal by the registered notary. */
+export function validRequest(notary: Notary, pdf = samplePdf()): VerificationRequest {
+  const docHash = `sha256:${sha256Hex(pdf)}`;
+  return {
+    bundleId: 'bundle-42',
+    transactionType: 'deed-transfer',
+    ron: {
+      provider: 'ExampleRON',
+      notaryId: notary.id,
+      commissionState: 'TX',
+      sealPayload: createSeal(
+        { notaryId: notary.id, commissionState: 'TX', docHash },
+        notary.privateKeyPem,
+      ),
+      sealScheme: 'SIM-ECDSA-v1',
+    },
+    doc: { docHash, pdfBase64: pdf.toString('base64') },
+    policy: { profile: 'ron-standard-v1' },
+    property: { parcelId: 'R-100-200', county: 'Travis', state: 'TX' },
+    ocrData: { notaryName: 'Jane Q. Notary', notaryCommissionId: notary.id },
+    registryScreening: { subjectName: 'Alice Ordinary Buyer', sourceIds: ['sample-synthetic'] },
+    timestamp: new Date().toISOString(),
+  };
+}
