@@ -41,6 +41,7 @@ export function testConfig(
     DATA_DIR: tempDir(),
     SIGNING_KEY: ed25519Pem(),
     ANCHOR_INTERVAL_MS: '0',
+    SCREENING_LISTS_DIR: path.resolve(import.meta.dirname, '../../screening-lists'),
     ...env,
   });
   return { ...config, store };

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+import {
+  closedPort,
+  leaks,
+  runAction,
+  scriptedProxy,
+  SHA,
+  startStub,
+  type Stub,
+} from './harness.js';
+
+/** action/receipt.mjs against a real running service (fresh store, real HTTP on port 0). */
+
+let ctx: TestContext;
+let api: string;
+let key: string;
+const stubs: Stub[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  api = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  key = await ctx.apiKey(['verify', 'read']);
+});
+afterAll(async () => {
+  await Promise.all(stubs.map((stub) => stub.close()));
+  await ctx?.close();
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function getJson(path: string, method = 'GET') {
+  const res = await fetch(`${api}${path}`, { method, headers: { 'x-api-key': key } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+describe('clean receipt (trusted push event, 40-hex sha)', () => {
+  it.each(['failure', 'compliance_gap', 'never'])(
+    'exits 0 with fail-on %s and writes outputs and a job summary',
+    async (failOn) => {
+      const run = await runAction({ 'api-url': api, 'api-key': key, 'fail-on': failOn });
+      expect(run.code, run.stderr).toBe(0);
+      const id = run.outputs['receipt-id'] ?? '';
+      expect(id).toMatch(UUID);
+      expect(run.outputs).toEqual({
+        'receipt-id': id,
+        'receipt-status': 'clean',
+        conclusion: 'success',
+        'receipt-url': `${api}/api/v1/receipt/${id}`,
+      });
+      expect(run.stdout).toContain('::notice title=Verification receipt::');
+      expect(run.summary).toContain('Verification receipt: Provenance verified (ALLOW)');
+      expect(run.summary).toContain('`clean`');
+      expect(run.summary).toContain(`(${api}/api/v1/receipt/${id})`);
+      expect(run.summary).toContain('- Reasons: none');
+      expect(leaks(run, key)).toEqual([]);
+
+      // the receipt-url works with a read key and the receipt commits to this run
+      const stored = await getJson(`/api/v1/receipt/${id}`);
+      expect((stored.receipt as { subject: unknown }).subject).toMatchObject({
+        externalId: `octo-org/widgets/${run.runId}/1`,
+        headSha: SHA,
+        repository: 'octo-org/widgets',
+        eventName: 'push',
+        subjectKind: 'workflow_run',
+        summary: `CI run ${run.runId}`,
+      });
+      expect(await getJson(`/api/v1/receipt/${id}/verify`, 'POST')).toMatchObject({
+        verified: true,
+        revoked: false,
+      });
+    },
+  );
+
+  it('is idempotent per workflow run attempt: a repeated step returns the same receipt', async () => {
+    const runner = { GITHUB_RUN_ID: '777000111', GITHUB_RUN_ATTEMPT: '1' };
+    const first = await runAction({ 'api-url': api, 'api-key': key }, runner);
+    const again = await runAction({ 'api-url': `${api}/api/v1/`, 'api-key': key }, runner);
+    const rerun = await runAction(
+      { 'api-url': api, 'api-key': key },
+      { ...runner, GITHUB_RUN_ATTEMPT: '2' },
+    );
+    expect([first.code, again.code, rerun.code]).toEqual([0, 0, 0]);
+    expect(again.outputs['receipt-id']).toBe(first.outputs['receipt-id']);
+    expect(rerun.outputs['receipt-id']).not.toBe(first.outputs['receipt-id']);
+  });
+});
+
+describe('failure receipt', () => {
+  const untrusted = { GITHUB_EVENT_NAME: 'pull_request_target' };
+
+  it.each([
+    ['failure', 1],
+    ['compliance_gap', 1],
+    ['never', 0],
+  ])('untrusted pull_request_target event with fail-on %s exits %i', async (failOn, code) => {
+    const run = await runAction({ 'api-url': api, 'api-key': key, 'fail-on': failOn }, untrusted);
+    expect(run.code, run.stderr).toBe(code);
+    expect(run.outputs).toMatchObject({ 'receipt-status': 'failure', conclusion: 'failure' });
+    expect(run.summary).toContain('Provenance check failed (BLOCK)');
+    expect(run.summary).toContain('- Reasons: untrusted_trigger_event');
+    if (code === 1) {
+      expect(run.stderr).toContain('::error title=Verification receipt::');
+      expect(run.stderr).toContain('failing because fail-on is');
+      expect(run.summary).toContain('**This step failed:**');
+    } else {
+      expect(run.stdout).toContain('::warning title=Verification receipt::');
+      expect(run.stdout).toContain('not failing because fail-on is never');
+    }
+    expect(leaks(run, key)).toEqual([]);
+  });
+
+  it('a malformed head sha fails the step with the default fail-on', async () => {
+    const run = await runAction({ 'api-url': api, 'api-key': key }, { GITHUB_SHA: 'abc123' });
+    expect(run.code).toBe(1);
+    expect(run.outputs['receipt-status']).toBe('failure');
+    expect(run.summary).toContain('malformed_commit_id');
+  });
+});
+
+describe('errors: no receipt, exit 2, nothing leaked', () => {
+  it('401 (unknown key) fails at once with the ErrorResponse printed', async () => {
+    const proxy = await scriptedProxy(api, []);
+    stubs.push(proxy);
+    const bad = `vrs_${'0'.repeat(32)}_${'A'.repeat(43)}`;
+    const run = await runAction({ 'api-url': proxy.url, 'api-key': bad, 'max-attempts': '5' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '::error title=Verification receipt::receipt service answered HTTP 401 unauthorized: invalid or revoked API key',
+    );
+    expect(proxy.requests).toHaveLength(1); // no retry of a 4xx
+    expect(run.outputs).toEqual({});
+    expect(run.summary).toContain('not issued');
+    expect(leaks(run, bad)).toEqual([]);
+    expect(run.stdout).toContain(`::add-mask::${bad}`);
+  });
+
+  it('403 (key without the verify scope) fails at once', async () => {
+    const readOnly = await ctx.apiKey(['read']);
+    const run = await runAction({ 'api-url': api, 'api-key': readOnly });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("HTTP 403 forbidden: this API key lacks the 'verify' scope");
+    expect(leaks(run, readOnly)).toEqual([]);
+  });
+
+  it('400 (a repository name the contract rejects) prints the validation details', async () => {
+    const run = await runAction(
+      { 'api-url': api, 'api-key': key },
+      { GITHUB_REPOSITORY: 'not a repo' },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('HTTP 400 validation_failed');
+    expect(run.stderr).toContain('owner/repo');
+    expect(leaks(run, key)).toEqual([]);
+  });
+
+  it('an unreachable service fails with a clear message in bounded time', async () => {
+    const port = await closedPort();
+    const run = await runAction({
+      'api-url': `http://127.0.0.1:${port}`,
+      'api-key': key,
+      'max-attempts': '2',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('retrying in');
+    expect(run.stderr).toContain(
+      `could not reach the receipt service at http://127.0.0.1:${port} (connect ECONNREFUSED`,
+    );
+    expect(run.stderr).toContain('gave up after 2 attempt(s)');
+    expect(run.ms).toBeLessThan(6_000);
+    expect(leaks(run, key)).toEqual([]);
+  });
+
+  it('a service that never answers hits the per-request timeout', async () => {
+    const silent = await startStub(() => undefined);
+    stubs.push(silent);
+    const run = await runAction({
+      'api-url': silent.url,
+      'api-key': key,
+      'timeout-seconds': '1',
+      'max-attempts': '1',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `no answer from ${silent.url}/api/v1/verifications/ci within 1 s (timeout-seconds)`,
+    );
+    expect(run.ms).toBeLessThan(5_000);
+  });
+
+  it.each([
+    [{ 'api-key': 'k' }, 'input api-url is required'],
+    [{ 'api-url': 'http://127.0.0.1:1' }, 'input api-key is required'],
+    [{ 'api-url': 'ftp://example.com', 'api-key': 'k' }, 'api-url must be an http(s) URL'],
+    [
+      { 'api-url': 'http://127.0.0.1:1', 'api-key': 'k', 'fail-on': 'sometimes' },
+      'fail-on must be one of',
+    ],
+    [
+      { 'api-url': 'http://127.0.0.1:1', 'api-key': 'k', 'max-attempts': '0' },
+      'max-attempts must be',
+    ],
+  ])('rejects bad inputs %j before any request', async (inputs, message) => {
+    const run = await runAction(inputs);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it('outside a runner (no GITHUB_SHA) it says so', async () => {
+    const run = await runAction({ 'api-url': api, 'api-key': key }, { GITHUB_SHA: '' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('GITHUB_SHA is not set');
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { printable, splitText, wrapMono, wrapShell } from '../../src/pdf/layout.js';
+
+describe('pdf layout helpers', () => {
+  it('wrapMono breaks at spaces and hard-splits tokens longer than a line', () => {
+    expect(wrapMono('abc def ghi', 7)).toEqual(['abc def', 'ghi']);
+    const hash = `sha256:${'ab'.repeat(32)}`;
+    const lines = wrapMono(hash, 30);
+    expect(lines.every((l) => l.length <= 30)).toBe(true);
+    expect(lines.join('')).toBe(hash);
+    expect(wrapMono('', 10)).toEqual(['']);
+  });
+
+  it('wrapShell keeps the command pasteable: " \\" at spaces, "\\" inside split tokens', () => {
+    const url = `https://example.com/${'x'.repeat(40)}`;
+    const lines = wrapShell(`curl -X POST "${url}"`, 24);
+    expect(lines.every((l) => l.length <= 24)).toBe(true);
+    expect(lines.slice(0, -1).every((l) => l.endsWith('\\'))).toBe(true);
+    // What bash sees after removing backslash-newline pairs.
+    expect(lines.join('\n').replace(/\\\n/g, '')).toBe(`curl -X POST "${url}"`);
+    expect(wrapShell('curl -X POST x', 80)).toEqual(['curl -X POST x']);
+  });
+
+  it('splitText cuts prose at whitespace into bounded pieces', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+    const pieces = splitText(text, 100);
+    expect(pieces.every((p) => p.length <= 100)).toBe(true);
+    expect(pieces.join(' ')).toBe(text);
+    expect(splitText('x'.repeat(250), 100)).toEqual([
+      'x'.repeat(100),
+      'x'.repeat(100),
+      'x'.repeat(50),
+    ]);
+  });
+
+  it('printable keeps Latin-1 and WinAnsi punctuation and replaces the rest', () => {
+    expect(printable('Zoë – “ok” €5')).toBe('Zoë – “ok” €5');
+    expect(printable('日本\tx ✓')).toBe('?? x ?');
+  });
+});

@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  STRONG_MATCH_THRESHOLD,
+  WEAK_MATCH_THRESHOLD,
+  matchStrength,
+} from '../../../src/receipts/screening/lists.js';
+import { nameTokens } from '../../../src/receipts/screening/normalise.js';
+import {
+  jaroWinkler,
+  levenshteinSimilarity,
+  nameSimilarity,
+} from '../../../src/receipts/screening/similarity.js';
+
+const score = (a: string, b: string) => nameSimilarity(nameTokens(a), nameTokens(b));
+
+describe('jaroWinkler', () => {
+  it('matches the published reference values', () => {
+    // Winkler (1990) examples, also used by the Apache Commons Text tests.
+    expect(jaroWinkler('martha', 'marhta')).toBeCloseTo(0.961, 3);
+    expect(jaroWinkler('dwayne', 'duane')).toBeCloseTo(0.84, 3);
+    expect(jaroWinkler('dixon', 'dicksonx')).toBeCloseTo(0.813, 3);
+  });
+
+  it('is 1 for equal strings and 0 for strings without common characters', () => {
+    expect(jaroWinkler('same', 'same')).toBe(1);
+    expect(jaroWinkler('abc', 'xyz')).toBe(0);
+  });
+});
+
+describe('levenshteinSimilarity', () => {
+  it('is 1 - distance / longer length', () => {
+    expect(levenshteinSimilarity('kitten', 'sitting')).toBeCloseTo(1 - 3 / 7, 10);
+    expect(levenshteinSimilarity('', '')).toBe(1);
+    expect(levenshteinSimilarity('abc', '')).toBe(0);
+  });
+});
+
+describe('nameSimilarity', () => {
+  it('scores names equal after normalisation as exactly 1', () => {
+    expect(score('DOE, John', 'john doe')).toBe(1);
+    expect(score('José Álvarez', 'ALVAREZ, Jose')).toBe(1);
+  });
+
+  it.each([
+    ['Jon Doe', 'John Doe'],
+    ['Mohamed Salah Example', 'Mohammed Salah Example'],
+    ['Ivan Petrova', 'Ivan Petrov'],
+    ['Abdulrahman Fictus', 'Abdul Rahman Fictus'],
+  ])('treats spelling and spacing variants %j / %j as strong', (a, b) => {
+    expect(score(a, b)).toBeGreaterThanOrEqual(STRONG_MATCH_THRESHOLD);
+  });
+
+  it('treats one extra or missing token as weak, not strong', () => {
+    const s = score('John Doe', 'John Michael Doe');
+    expect(s).toBeGreaterThanOrEqual(WEAK_MATCH_THRESHOLD);
+    expect(s).toBeLessThan(STRONG_MATCH_THRESHOLD);
+    expect(matchStrength(s)).toBe('weak');
+  });
+
+  it.each([
+    ['Jane Doe', 'John Doe'],
+    ['John Smith', 'John Doe'],
+    ['Maria Garcia', 'Mario Garza Lopez'],
+    ['Quentin Example Testman', 'Quincy Sample Trotman'],
+  ])('does not match near-misses %j / %j', (a, b) => {
+    expect(score(a, b)).toBeLessThan(WEAK_MATCH_THRESHOLD);
+    expect(matchStrength(score(a, b))).toBeUndefined();
+  });
+
+  it('scores 0 when either name has no tokens', () => {
+    expect(score('', 'John Doe')).toBe(0);
+    expect(score('!!', '??')).toBe(0);
+  });
+
+  it('is symmetric, order-insensitive and within 0..1', () => {
+    const name = fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        const s = nameSimilarity([...a].sort(), [...b].sort());
+        expect(s).toBeGreaterThanOrEqual(0);
+        expect(s).toBeLessThanOrEqual(1);
+        expect(nameSimilarity([...b].sort(), [...a].sort())).toBeCloseTo(s, 12);
+      }),
+    );
+  });
+});
