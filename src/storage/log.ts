@@ -132,7 +132,7 @@ function toCheckpoint(row: {
 }) {
   return {
     treeSize: Number(row.tree_size),
-    rootHash: row.root_hash,
+    rootHash: Buffer.from(row.root_hash),
     note: row.note,
     createdAt: row.created_at,
   };

@@ -66,7 +66,8 @@ function toRecord(row: ReceiptRow): ReceiptRecord {
     anchor: {
       leafIndex: row.leaf_index === null ? null : Number(row.leaf_index),
       anchoredAt: row.anchored_at,
-      leafHash: row.leaf_hash,
+      // PGlite returns bytea as Uint8Array, pg as Buffer: one type for callers
+      leafHash: row.leaf_hash === null ? null : Buffer.from(row.leaf_hash),
     },
   };
 }
