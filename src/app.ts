@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import githubAppPlugin from './github/plugin.js';
 import anchoringPlugin from './http/plugins/anchoring.js';
 import authPlugin from './http/plugins/auth.js';
 import errorsPlugin from './http/plugins/errors.js';
@@ -73,5 +74,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(jwksRoutes);
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
+  await app.register(githubAppPlugin, { config });
   return app;
 }

@@ -79,7 +79,7 @@ export class LogRepository {
     return rows.map((r) => ({
       seq: Number(r.seq),
       receiptId: r.receipt_id,
-      leafHash: r.leaf_hash,
+      leafHash: Buffer.from(r.leaf_hash),
     }));
   }
 

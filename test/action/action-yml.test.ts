@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import yaml from 'js-yaml';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 
 /** The composite action's metadata: well-formed, documented, and injection-safe. */
@@ -17,7 +17,7 @@ interface Metadata {
 }
 
 const text = fs.readFileSync(new URL('../../action/action.yml', import.meta.url), 'utf8');
-const action = yaml.load(text) as Metadata;
+const action = load(text) as Metadata;
 
 describe('action/action.yml', () => {
   it('is a documented composite action', () => {

@@ -35,7 +35,7 @@ async function getJson(path: string, method = 'GET') {
   return (await res.json()) as Record<string, unknown>;
 }
 
-describe('clean receipt (trusted push event, 40-hex sha)', () => {
+describe.concurrent('clean receipt (trusted push event, 40-hex sha)', () => {
   it.each(['failure', 'compliance_gap', 'never'])(
     'exits 0 with fail-on %s and writes outputs and a job summary',
     async (failOn) => {
@@ -87,7 +87,7 @@ describe('clean receipt (trusted push event, 40-hex sha)', () => {
   });
 });
 
-describe('failure receipt', () => {
+describe.concurrent('failure receipt', () => {
   const untrusted = { GITHUB_EVENT_NAME: 'pull_request_target' };
 
   it.each([
@@ -119,7 +119,7 @@ describe('failure receipt', () => {
   });
 });
 
-describe('errors: no receipt, exit 2, nothing leaked', () => {
+describe.concurrent('errors: no receipt, exit 2, nothing leaked', () => {
   it('401 (unknown key) fails at once with the ErrorResponse printed', async () => {
     const proxy = await scriptedProxy(api, []);
     stubs.push(proxy);

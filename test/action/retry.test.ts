@@ -7,26 +7,20 @@ import { leaks, runAction, scriptedProxy, SHA, type Stub } from './harness.js';
  * that answers 429/503 itself before forwarding to the service.
  */
 
+// One request per 3 s window per API key. Every test uses its own key, so only the test that
+// uses up its quota first sees the service's own 429; the proxies' forwarded call is each key's
+// first.
 let ctx: TestContext;
-let limited: TestContext;
 let api: string;
-let limitedApi: string;
-let key: string;
 const stubs: Stub[] = [];
 
 beforeAll(async () => {
-  [ctx, limited] = await Promise.all([
-    createTestContext(),
-    // one request per 3 s window per key: the action's first call is answered 429
-    createTestContext({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '3000' }),
-  ]);
+  ctx = await createTestContext({ RATE_LIMIT_MAX: '1', RATE_LIMIT_WINDOW_MS: '3000' });
   api = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  limitedApi = await limited.app.listen({ port: 0, host: '127.0.0.1' });
-  key = await ctx.apiKey(['verify']);
 });
 afterAll(async () => {
   await Promise.all(stubs.map((stub) => stub.close()));
-  await Promise.all([ctx?.close(), limited?.close()]);
+  await ctx?.close();
 });
 
 async function proxy(script: Parameters<typeof scriptedProxy>[1]) {
@@ -42,8 +36,8 @@ const unavailable = {
 
 describe.concurrent('retries', () => {
   it('honours the real rate limiter: 429 with Retry-After, then a receipt', async ({ expect }) => {
-    const limitedKey = await limited.apiKey(['verify']);
-    const use = await fetch(`${limitedApi}/api/v1/verifications/ci`, {
+    const limitedKey = await ctx.apiKey(['verify']);
+    const use = await fetch(`${api}/api/v1/verifications/ci`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': limitedKey },
       body: JSON.stringify({
@@ -55,7 +49,7 @@ describe.concurrent('retries', () => {
       }),
     });
     expect(use.status).toBe(200);
-    const run = await runAction({ 'api-url': limitedApi, 'api-key': limitedKey });
+    const run = await runAction({ 'api-url': api, 'api-key': limitedKey });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /HTTP 429 rate_limited: rate limit exceeded.*; retrying in [1-3]\.0 s \(Retry-After\), attempt 2 of 5/,
@@ -65,6 +59,7 @@ describe.concurrent('retries', () => {
   });
 
   it('429 with Retry-After: 1 once, then forwards', async ({ expect }) => {
+    const key = await ctx.apiKey(['verify']);
     const stub = await proxy([
       { status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } },
     ]);
@@ -79,6 +74,7 @@ describe.concurrent('retries', () => {
   });
 
   it('429 with an HTTP-date Retry-After', async ({ expect }) => {
+    const key = await ctx.apiKey(['verify']);
     const at = new Date(Date.now() + 2_000).toUTCString();
     const stub = await proxy([{ status: 429, headers: { 'retry-after': at } }]);
     const run = await runAction({ 'api-url': stub.url, 'api-key': key });
@@ -88,6 +84,7 @@ describe.concurrent('retries', () => {
   });
 
   it('503 twice: exponential backoff, then forwards', async ({ expect }) => {
+    const key = await ctx.apiKey(['verify']);
     const stub = await proxy([unavailable, unavailable]);
     const run = await runAction({ 'api-url': stub.url, 'api-key': key });
     expect(run.code, run.stderr).toBe(0);
@@ -104,6 +101,7 @@ describe.concurrent('retries', () => {
   });
 
   it('gives up after max-attempts with the last error', async ({ expect }) => {
+    const key = await ctx.apiKey(['verify']);
     const stub = await proxy([unavailable, unavailable, unavailable]);
     const run = await runAction({ 'api-url': stub.url, 'api-key': key, 'max-attempts': '2' });
     expect(run.code).toBe(2);

@@ -80,3 +80,13 @@ describe('storedRootHash', () => {
     await expect(storedRootHash(9, store)).rejects.toMatchObject({ code: 'missing_node' });
   });
 });
+
+describe('node reads', () => {
+  it('refuse a stored node that is not 32 bytes instead of hashing it into a root', async () => {
+    const store = new MemoryNodeStore();
+    store.put([{ level: 0, index: 0, hash: new Uint8Array(31) }]);
+    await expect(appendLeaves(1, sampleLeaves(1), store)).rejects.toMatchObject({
+      code: 'malformed_hash',
+    });
+  });
+});
