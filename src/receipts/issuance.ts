@@ -144,12 +144,20 @@ export class ReceiptIssuer {
     const leaf = input.hasProofArtifact
       ? Buffer.from(leafHash(Buffer.from(receipt.receiptHash.slice('sha256:'.length), 'hex')))
       : undefined;
-    return this.deps.knex.transaction(async (trx) => {
+    await this.deps.knex.transaction(async (trx) => {
       await this.deps.receipts.insert(trx, { tenant, receipt, ...input }, leaf);
-      const record = await this.deps.receipts.find(tenant, receipt.receiptId, trx);
-      if (!record) throw new Error('receipt vanished inside its own transaction');
-      return record;
     });
+    return {
+      id: receipt.receiptId,
+      tenant,
+      receipt,
+      createdAt: new Date(receipt.createdAt),
+      hasProofArtifact: input.hasProofArtifact,
+      externalId: input.externalId ?? null,
+      revokedAt: null,
+      revokedBy: null,
+      anchor: { leafIndex: null, anchoredAt: null, leafHash: leaf ?? null },
+    };
   }
 }
 

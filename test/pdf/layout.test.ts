@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable, splitText, wrapMono, wrapShell } from '../../src/pdf/layout.js';
+import { printable, wrapMono, wrapShell } from '../../src/pdf/layout.js';
 
 describe('pdf layout helpers', () => {
   it('wrapMono breaks at spaces and hard-splits tokens longer than a line', () => {
@@ -19,18 +19,6 @@ describe('pdf layout helpers', () => {
     // What bash sees after removing backslash-newline pairs.
     expect(lines.join('\n').replace(/\\\n/g, '')).toBe(`curl -X POST "${url}"`);
     expect(wrapShell('curl -X POST x', 80)).toEqual(['curl -X POST x']);
-  });
-
-  it('splitText cuts prose at whitespace into bounded pieces', () => {
-    const text = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
-    const pieces = splitText(text, 100);
-    expect(pieces.every((p) => p.length <= 100)).toBe(true);
-    expect(pieces.join(' ')).toBe(text);
-    expect(splitText('x'.repeat(250), 100)).toEqual([
-      'x'.repeat(100),
-      'x'.repeat(100),
-      'x'.repeat(50),
-    ]);
   });
 
   it('printable keeps Latin-1 and WinAnsi punctuation and replaces the rest', () => {

@@ -3,6 +3,7 @@ import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.
 import anchoringRoutes from './anchoring.js';
 import ciRoutes from './ci.js';
 import lifecycleRoutes from './lifecycle.js';
+import pdfRoutes from './pdf.js';
 import receiptRoutes from './receipts.js';
 
 export interface ApiV1Options {
@@ -18,6 +19,7 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   app.addHook('onRequest', app.authenticate);
   await app.register(receiptRoutes);
   await app.register(lifecycleRoutes);
+  await app.register(pdfRoutes);
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);
 }

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { renderReceiptPdf } from '../../pdf/receipt-pdf.js';
+import { receiptNotFound } from '../api-error.js';
+import { principalOf } from '../plugins/auth.js';
+import { ReceiptIdParams } from '../schemas/params.js';
+import { errorResponses } from '../schemas/responses.js';
+import { receiptViewOf } from '../views.js';
+
+/** GET /receipt/:id/pdf: the stored receipt rendered as a PDF, current state included. */
+export default async function pdfRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/receipt/:receiptId/pdf', {
+    config: { scope: 'read' },
+    schema: {
+      tags: ['receipts'],
+      summary: 'PDF rendering of a stored receipt',
+      security: [{ apiKey: [] }],
+      params: ReceiptIdParams,
+      produces: ['application/pdf'],
+      response: {
+        200: z.any().describe('application/pdf document'),
+        ...errorResponses(400, 401, 403, 404, 429, 503),
+      },
+    },
+    handler: async (request, reply) => {
+      const record = await app.repos.receipts.find(
+        principalOf(request).tenant,
+        request.params.receiptId,
+      );
+      if (!record) throw receiptNotFound();
+      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.publicUrl));
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="receipt-${record.id}.pdf"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
+  });
+}

@@ -1,0 +1,106 @@
+import PDFDocument from 'pdfkit';
+import type { ReceiptView } from '../receipts/types.js';
+import { drawChecks, drawReasons } from './checks.js';
+import { COLOR, type Doc, FONT, PAGE, printable } from './layout.js';
+import { qrPng } from './qr.js';
+import {
+  drawAnchor,
+  drawHeader,
+  drawIntegrity,
+  drawReceiptFacts,
+  drawReverify,
+  drawRevokedBanner,
+  drawStatusBanner,
+  drawSubject,
+} from './sections.js';
+
+export interface RenderOptions {
+  /** Rendering time: shown in the header and used as the PDF CreationDate (default: now). */
+  generatedAt?: Date;
+}
+
+const DISCLAIMER =
+  'This receipt records verification signals. It is not a legal determination, ' +
+  'a fraud guarantee or a compliance certification.';
+
+/** Render a receipt view as an A4 PDF (standard fonts only; every page has a footer). */
+export async function renderReceiptPdf(
+  view: ReceiptView,
+  options: RenderOptions = {},
+): Promise<Buffer> {
+  const generatedAt = options.generatedAt ?? new Date();
+  const qr = await qrPng(view.verifyUrl);
+  const doc = createDocument(view, generatedAt);
+  const done = collect(doc);
+  drawHeader(doc, view, generatedAt);
+  if (view.revocation.status === 'REVOKED') drawRevokedBanner(doc, view);
+  drawStatusBanner(doc, view);
+  drawReceiptFacts(doc, view);
+  drawSubject(doc, view);
+  drawChecks(doc, view.receipt.checks);
+  drawReasons(doc, view.receipt.reasons);
+  drawAnchor(doc, view);
+  drawIntegrity(doc, view);
+  drawReverify(doc, view, qr);
+  drawFooters(doc, view.receipt.receiptId);
+  doc.end();
+  return done;
+}
+
+function createDocument(view: ReceiptView, generatedAt: Date): Doc {
+  const { receiptId, decision } = view.receipt;
+  const { margin, bottom } = PAGE;
+  return new PDFDocument({
+    size: PAGE.size,
+    margins: { top: margin, left: margin, right: margin, bottom },
+    bufferPages: true,
+    info: {
+      Title: `Verification Receipt ${receiptId}`,
+      Subject: `Verification receipt ${receiptId}: status ${view.status}, decision ${decision}`,
+      Creator: 'verification-receipt-service',
+      CreationDate: generatedAt,
+      ModDate: generatedAt,
+    },
+    lang: 'en',
+    displayTitle: true,
+  });
+}
+
+function collect(doc: Doc): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
+/** "Page N of M", the receipt id and the disclaimer, drawn in the bottom margin of every page. */
+function drawFooters(doc: Doc, receiptId: string): void {
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i += 1) {
+    doc.switchToPage(i);
+    const bottomMargin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0; // writing inside the margin must not add a page
+    const x = doc.page.margins.left;
+    const width = doc.page.width - x - doc.page.margins.right;
+    const top = doc.page.height - bottomMargin + 16;
+    doc
+      .moveTo(x, top)
+      .lineTo(x + width, top)
+      .lineWidth(0.5)
+      .strokeColor(COLOR.rule)
+      .stroke();
+    doc.font(FONT.oblique).fontSize(7.5).fillColor(COLOR.muted);
+    doc.text(DISCLAIMER, x, top + 6, { width, align: 'center', lineBreak: false });
+    doc.font(FONT.mono).fontSize(7.5);
+    doc.text(`Receipt ${printable(receiptId)}`, x, top + 21, { lineBreak: false });
+    doc.font(FONT.regular).fontSize(8);
+    doc.text(`Page ${i - start + 1} of ${count}`, x, top + 20, {
+      width,
+      align: 'right',
+      lineBreak: false,
+    });
+    doc.page.margins.bottom = bottomMargin;
+  }
+}
