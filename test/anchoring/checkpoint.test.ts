@@ -14,7 +14,7 @@ import {
   type Checkpoint,
 } from '../../src/anchoring/checkpoint.js';
 import { keyId, openNote, signNote, type NoteSigner } from '../../src/anchoring/signed-note.js';
-import { sampleLeaves } from './reference.js';
+import { item, sampleLeaves } from './reference.js';
 
 /** A NoteSigner over a node:crypto Ed25519 key, as the service will plug in its own key. */
 function nodeSigner(keyName: string, privateKey: KeyObject): NoteSigner {
@@ -32,7 +32,7 @@ const freshSigner = (keyName = 'example.com/log'): NoteSigner =>
 const checkpoint: Checkpoint = {
   origin: 'example.com/log',
   treeSize: 20852163,
-  rootHash: sampleLeaves(1)[0] as Uint8Array,
+  rootHash: item(sampleLeaves(1), 0),
 };
 
 const rejectsWith = (code: string, action: () => unknown): void => {

@@ -12,7 +12,7 @@ import {
 import { consistencyProof, inclusionProof } from '../../src/anchoring/proofs.js';
 import { hashFromWire, hashToWire, proofFromWire, proofToWire } from '../../src/anchoring/wire.js';
 import { MemoryNodeStore } from '../../src/anchoring/node-store.js';
-import { referenceRoot, sampleLeaves, seededRandom, storeOf } from './reference.js';
+import { item, referenceRoot, sampleLeaves, seededRandom, storeOf } from './reference.js';
 
 const hex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
 
@@ -173,8 +173,8 @@ describe('known-answer proofs (transparency-dev/merkle test vectors)', () => {
       const store = await storeOf(leaves.slice(0, size));
       const generated = await inclusionProof(index, size, store);
       expect(generated).toEqual(proof.map(hex));
-      const root = KAT_ROOTS[size - 1] as Uint8Array;
-      expect(verifyInclusion(leaves[index] as Uint8Array, index, size, generated, root)).toBe(true);
+      const root = item(KAT_ROOTS, size - 1);
+      expect(verifyInclusion(item(leaves, index), index, size, generated, root)).toBe(true);
     },
   );
 
@@ -182,8 +182,8 @@ describe('known-answer proofs (transparency-dev/merkle test vectors)', () => {
     const store = await storeOf(leaves.slice(0, n));
     const generated = await consistencyProof(m, n, store);
     expect(generated).toEqual(proof.map(hex));
-    const [rootM, rootN] = [KAT_ROOTS[m - 1], KAT_ROOTS[n - 1]] as Uint8Array[];
-    expect(verifyConsistency(m, n, rootM as Uint8Array, rootN as Uint8Array, generated)).toBe(true);
+    const [rootM, rootN] = [item(KAT_ROOTS, m - 1), item(KAT_ROOTS, n - 1)];
+    expect(verifyConsistency(m, n, rootM, rootN, generated)).toBe(true);
   });
 });
 
@@ -191,7 +191,7 @@ describe('sha256: wire form', () => {
   it('round-trips hashes and proofs', () => {
     const proof = sampleLeaves(3);
     expect(proofFromWire(proofToWire(proof))).toEqual(proof);
-    expect(hashToWire(proof[0] as Uint8Array)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(hashToWire(item(proof, 0))).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it.each([

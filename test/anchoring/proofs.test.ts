@@ -10,6 +10,7 @@ import {
   referencePath,
   referenceRoot,
   sampleLeaves,
+  item,
   seededRandom,
   storeOf,
 } from './reference.js';
@@ -36,7 +37,7 @@ function reshaped(proof: readonly Uint8Array[], extra: Uint8Array): Uint8Array[]
 const hexes = (proof: readonly Uint8Array[]): string[] =>
   proof.map((hash) => Buffer.from(hash).toString('hex'));
 
-/** Upper bound on node lookups for one proof in a tree of size n: two per level. */
+/** Upper bound on node lookups for one proof in a tree of size n (see bench/README.md). */
 const lookupBound = (n: number): number => 2 * Math.ceil(Math.log2(n)) + 1;
 
 describe('inclusion proofs', () => {
@@ -51,9 +52,7 @@ describe('inclusion proofs', () => {
         const counting = new CountingNodeStore(store);
         const proof = await inclusionProof(i, n, counting);
         expect(hexes(proof)).toEqual(hexes(referencePath(i, leaves.slice(0, n))));
-        expect(verifyInclusion(leaves[i] as Uint8Array, i, n, proof, roots[n] as Uint8Array)).toBe(
-          true,
-        );
+        expect(verifyInclusion(item(leaves, i), i, n, proof, item(roots, n))).toBe(true);
         expect(counting.calls).toBe(n === 1 ? 0 : 1);
         expect(counting.keys).toBeLessThanOrEqual(lookupBound(n));
       }
@@ -65,18 +64,19 @@ describe('inclusion proofs', () => {
     for (let n = 1; n <= 40; n += 1) {
       for (let i = 0; i < n; i += 1) {
         const proof = await inclusionProof(i, n, store);
-        const leaf = leaves[i] as Uint8Array;
-        const root = roots[n] as Uint8Array;
+        const leaf = item(leaves, i);
+        const root = item(roots, n);
         const rejects = (l: Uint8Array, index: number, size: number, p: Uint8Array[], r = root) =>
           expect(verifyInclusion(l, index, size, p, r), `leaf ${i} of ${n}`).toBe(false);
-        rejects(leaves[(i + 1) % 70] as Uint8Array, i, n, proof);
+        rejects(item(leaves, i + 1), i, n, proof);
         bitFlips(proof).forEach((p) => rejects(leaf, i, n, p));
         reshaped(proof, root).forEach((p) => rejects(leaf, i, n, p));
-        for (const index of [i - 1, i + 1, i ^ 2, n])
+        for (const index of [i - 1, i + 1, i ^ 2, n]) {
           if (index !== i) rejects(leaf, index, n, proof);
+        }
         for (const size of [n * 2, Math.floor(n / 2), 0]) rejects(leaf, i, size, proof);
-        for (const size of [n - 1, n + 1]) rejects(leaf, i, size, proof, roots[size] as Uint8Array);
-        rejects(leaf, i, n, proof, roots[n - 1] as Uint8Array);
+        for (const size of [n - 1, n + 1]) rejects(leaf, i, size, proof, item(roots, size));
+        rejects(leaf, i, n, proof, item(roots, n - 1));
       }
     }
   });
@@ -109,8 +109,7 @@ describe('consistency proofs', () => {
         const proof = await consistencyProof(m, n, counting);
         const expected = m === n ? [] : referenceConsistency(m, leaves.slice(0, n));
         expect(hexes(proof)).toEqual(hexes(expected));
-        const [rootM, rootN] = [roots[m], roots[n]] as Uint8Array[];
-        expect(verifyConsistency(m, n, rootM as Uint8Array, rootN as Uint8Array, proof)).toBe(true);
+        expect(verifyConsistency(m, n, item(roots, m), item(roots, n), proof)).toBe(true);
         expect(counting.keys).toBeLessThanOrEqual(lookupBound(n));
       }
     }
@@ -121,38 +120,35 @@ describe('consistency proofs', () => {
     for (let n = 2; n <= 40; n += 1) {
       for (let m = 1; m < n; m += 1) {
         const proof = await consistencyProof(m, n, store);
-        const [rootM, rootN] = [roots[m], roots[n]] as Uint8Array[];
+        const [rootM, rootN] = [item(roots, m), item(roots, n)];
         const rejects = (a: number, b: number, p: Uint8Array[], rA = rootM, rB = rootN) =>
-          expect(verifyConsistency(a, b, rA as Uint8Array, rB as Uint8Array, p), `${m}->${n}`).toBe(
-            false,
-          );
+          expect(verifyConsistency(a, b, rA, rB, p), `${m} -> ${n}`).toBe(false);
         bitFlips(proof).forEach((p) => rejects(m, n, p));
-        reshaped(proof, rootM as Uint8Array).forEach((p) => rejects(m, n, p));
+        reshaped(proof, rootM).forEach((p) => rejects(m, n, p));
         rejects(m, n, []);
         for (const size of [m - 1, m + 1, m ^ 2]) if (size !== m) rejects(size, n, proof);
         rejects(m, n * 2, proof);
-        for (const size of [n - 1, n + 1])
-          if (size > m) rejects(m, size, proof, rootM, roots[size]);
+        for (const size of [n - 1, n + 1]) {
+          if (size > m) rejects(m, size, proof, rootM, item(roots, size));
+        }
         rejects(m, n, proof, rootN, rootM);
-        rejects(m, n, proof, roots[m - 1], rootN);
-        rejects(m, n, proof, rootM, roots[n - 1]);
+        rejects(m, n, proof, item(roots, m - 1), rootN);
+        rejects(m, n, proof, rootM, item(roots, n - 1));
       }
     }
   });
 
   it('handle m = n and the empty tree', async () => {
     const store = await storeOf(leaves.slice(0, 5));
-    const [root0, root5, root4] = [roots[0], roots[5], roots[4]] as Uint8Array[];
+    const [root0, root4, root5] = [item(roots, 0), item(roots, 4), item(roots, 5)];
     expect(await consistencyProof(5, 5, store)).toEqual([]);
     expect(await consistencyProof(0, 5, store)).toEqual([]);
-    expect(verifyConsistency(5, 5, root5 as Uint8Array, root5 as Uint8Array, [])).toBe(true);
-    expect(verifyConsistency(5, 5, root5 as Uint8Array, root4 as Uint8Array, [])).toBe(false);
-    expect(
-      verifyConsistency(5, 5, root5 as Uint8Array, root5 as Uint8Array, [root5 as Uint8Array]),
-    ).toBe(false);
-    expect(verifyConsistency(0, 5, root0 as Uint8Array, root5 as Uint8Array, [])).toBe(true);
-    expect(verifyConsistency(0, 5, root4 as Uint8Array, root5 as Uint8Array, [])).toBe(false);
-    expect(verifyConsistency(6, 5, root5 as Uint8Array, root5 as Uint8Array, [])).toBe(false);
+    expect(verifyConsistency(5, 5, root5, root5, [])).toBe(true);
+    expect(verifyConsistency(5, 5, root5, root4, [])).toBe(false);
+    expect(verifyConsistency(5, 5, root5, root5, [root5])).toBe(false);
+    expect(verifyConsistency(0, 5, root0, root5, [])).toBe(true);
+    expect(verifyConsistency(0, 5, root4, root5, [])).toBe(false);
+    expect(verifyConsistency(6, 5, root5, root5, [])).toBe(false);
     await expect(consistencyProof(6, 5, store)).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });
@@ -179,7 +175,7 @@ describe('a 100,000-leaf tree appended in random batches', () => {
   it('proves inclusion of random leaves with O(log n) lookups', async () => {
     for (let trial = 0; trial < 200; trial += 1) {
       const index = random(leaves.length);
-      const leaf = leaves[index] as Uint8Array;
+      const leaf = item(leaves, index);
       const counting = new CountingNodeStore(store);
       const proof = await inclusionProof(index, leaves.length, counting);
       expect(proof.length).toBeLessThanOrEqual(17); // ⌈log2(100,000)⌉

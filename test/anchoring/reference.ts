@@ -92,3 +92,10 @@ export class CountingNodeStore implements NodeStore {
     return this.inner.getNodes(keys);
   }
 }
+
+/** `items[index]`, which must exist (keeps tests free of non-null assertions). */
+export function item<T>(items: readonly T[], index: number): T {
+  const value = items[index];
+  if (value === undefined) throw new RangeError(`no item at ${index}`);
+  return value;
+}

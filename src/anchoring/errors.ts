@@ -1,0 +1,44 @@
+/** Why a Merkle-log operation was refused. */
+export type LogErrorCode =
+  /** A tree size or leaf index is not a safe integer, or lies outside the tree. */
+  | 'invalid_argument'
+  /** A hash is not 32 bytes, or its `sha256:` wire form is malformed. */
+  | 'malformed_hash'
+  /** The node store lacks a perfect-subtree node the tree of that size must have. */
+  | 'missing_node';
+
+/** Raised by proof generation, appends and wire decoding; never by the boolean verifiers. */
+export class LogError extends Error {
+  override name = 'LogError';
+
+  constructor(
+    readonly code: LogErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Why a checkpoint or signed note was refused. */
+export type CheckpointErrorCode =
+  /** The caller asked to format or sign something the formats cannot express. */
+  | 'invalid_input'
+  /** The text is not a signed note (c2sp.org/signed-note "Format"). */
+  | 'malformed_note'
+  /** The note text is not a checkpoint body (c2sp.org/tlog-checkpoint "Note text"). */
+  | 'malformed_checkpoint'
+  /** No signature line carries the trusted key's name and key ID. */
+  | 'unknown_key'
+  /** A signature line of the trusted key does not verify. */
+  | 'invalid_signature';
+
+export class CheckpointError extends Error {
+  override name = 'CheckpointError';
+
+  constructor(
+    readonly code: CheckpointErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
