@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stub?.close());
 
-describe('compliance_gap receipt (stubbed endpoint)', () => {
+describe.concurrent('compliance_gap receipt (stubbed endpoint)', () => {
   it.each([
     ['failure', 0],
     ['compliance_gap', 1],
@@ -68,7 +68,7 @@ describe('compliance_gap receipt (stubbed endpoint)', () => {
       { GITHUB_SERVER_URL: 'https://ghe.example.com/', GITHUB_RUN_ATTEMPT: '3' },
     );
     expect(run.code, run.stderr).toBe(0);
-    const sent = stub.requests.at(-1);
+    const sent = stub.requests.find((req) => req.body.includes(`/${run.runId}/3`));
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(sent?.body ?? '')).toEqual({
       externalId: `octo-org/widgets/${run.runId}/3`,
@@ -91,7 +91,11 @@ describe('compliance_gap receipt (stubbed endpoint)', () => {
       'external-id': 'octo-org/widgets/matrix-linux',
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(stub.requests.at(-1)?.body ?? '')).toMatchObject({
+    expect(
+      JSON.parse(
+        stub.requests.find((req) => req.body.includes('ci.example.com/build/42'))?.body ?? '',
+      ),
+    ).toMatchObject({
       externalId: 'octo-org/widgets/matrix-linux',
       detailsUrl: 'https://ci.example.com/build/42',
     });

@@ -76,11 +76,10 @@ describe.concurrent('clean receipt (trusted push event, 40-hex sha)', () => {
   it('is idempotent per workflow run attempt: a repeated step returns the same receipt', async () => {
     const runner = { GITHUB_RUN_ID: '777000111', GITHUB_RUN_ATTEMPT: '1' };
     const first = await runAction({ 'api-url': api, 'api-key': key }, runner);
-    const again = await runAction({ 'api-url': `${api}/api/v1/`, 'api-key': key }, runner);
-    const rerun = await runAction(
-      { 'api-url': api, 'api-key': key },
-      { ...runner, GITHUB_RUN_ATTEMPT: '2' },
-    );
+    const [again, rerun] = await Promise.all([
+      runAction({ 'api-url': `${api}/api/v1/`, 'api-key': key }, runner),
+      runAction({ 'api-url': api, 'api-key': key }, { ...runner, GITHUB_RUN_ATTEMPT: '2' }),
+    ]);
     expect([first.code, again.code, rerun.code]).toEqual([0, 0, 0]);
     expect(again.outputs['receipt-id']).toBe(first.outputs['receipt-id']);
     expect(rerun.outputs['receipt-id']).not.toBe(first.outputs['receipt-id']);

@@ -7,9 +7,8 @@ import { leaks, runAction, scriptedProxy, SHA, type Stub } from './harness.js';
  * that answers 429/503 itself before forwarding to the service.
  */
 
-// One request per 3 s window per API key. Every test uses its own key, so only the test that
-// uses up its quota first sees the service's own 429; the proxies' forwarded call is each key's
-// first.
+// The service allows one request per API key per 3 s window. Every test uses its own key: the
+// rate-limiter test spends its quota on purpose, and each proxy forwards only its key's first call.
 let ctx: TestContext;
 let api: string;
 const stubs: Stub[] = [];

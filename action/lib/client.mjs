@@ -1,0 +1,97 @@
+/* global fetch, AbortSignal -- Node >= 20 built-ins */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { URL } from 'node:url';
+import { parseRetryAfter, retryDelayMs } from './backoff.mjs';
+import { ActionError } from './errors.mjs';
+
+/** Statuses worth another attempt: rate limiting and a dependency or gateway being unavailable. */
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+const MAX_ERROR_DETAILS = 1000;
+
+/**
+ * POST `body` as JSON to `url` and return `{ status, json }` for the first answer that is not
+ * retryable. 429/502/503/504, network errors and timeouts are retried (the adapter is idempotent
+ * per externalId, so a repeated POST cannot issue a second receipt) up to `maxAttempts` in all,
+ * waiting per Retry-After or exponential backoff. Each attempt is bounded by `timeoutMs`.
+ */
+export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts, log }) {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptOnce(url, apiKey, body, timeoutMs);
+    if (outcome.response && !RETRYABLE_STATUSES.has(outcome.response.status)) {
+      return outcome.response;
+    }
+    const problem = outcome.problem ?? describeHttpError(outcome.response);
+    if (attempt >= maxAttempts) {
+      throw new ActionError(`${problem}; gave up after ${attempt} attempt(s)`);
+    }
+    const retryAfter = parseRetryAfter(outcome.response?.retryAfter);
+    const waitMs = retryDelayMs(attempt, retryAfter);
+    const why = retryAfter === undefined ? 'backoff' : 'Retry-After';
+    log(
+      `${problem}; retrying in ${(waitMs / 1000).toFixed(1)} s (${why}), ` +
+        `attempt ${attempt + 1} of ${maxAttempts}`,
+    );
+    await sleep(waitMs);
+  }
+}
+
+/** One request: `{ response: { status, retryAfter, json, text } }` or `{ problem }`. */
+async function attemptOnce(url, apiKey, body, timeoutMs) {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-api-key': apiKey,
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    return {
+      response: {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        text,
+        json: parseJson(text),
+      },
+    };
+  } catch (err) {
+    return { problem: describeNetworkError(err, url, timeoutMs) };
+  }
+}
+
+/** A human sentence for a non-2xx answer, from the ErrorResponse `error`/`message`/`details`. */
+export function describeHttpError(response) {
+  const { status, json, text } = response;
+  if (json && typeof json.error === 'string') {
+    const message = typeof json.message === 'string' ? `: ${json.message}` : '';
+    const details =
+      json.details === undefined ? '' : ` (details: ${truncate(JSON.stringify(json.details))})`;
+    return `receipt service answered HTTP ${status} ${json.error}${message}${details}`;
+  }
+  const snippet = text.trim() ? `: ${truncate(text.trim())}` : '';
+  return `receipt service answered HTTP ${status}${snippet}`;
+}
+
+function describeNetworkError(err, url, timeoutMs) {
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
+    return `no answer from ${url} within ${timeoutMs / 1000} s (timeout-seconds)`;
+  }
+  const cause = err?.cause;
+  const reason = cause?.message || cause?.code || err?.message || String(err);
+  return `could not reach the receipt service at ${new URL(url).origin} (${reason})`;
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function truncate(text) {
+  return text.length > MAX_ERROR_DETAILS ? `${text.slice(0, MAX_ERROR_DETAILS)}…` : text;
+}

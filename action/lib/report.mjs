@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import process from 'node:process';
+import { FAIL_ON } from './inputs.mjs';
+
+/**
+ * Everything the step shows: workflow commands on stdout/stderr, step outputs (GITHUB_OUTPUT)
+ * and the job summary (GITHUB_STEP_SUMMARY). Every text goes through `redact` first.
+ */
+
+const ICONS = { clean: '✅', compliance_gap: '⚠️', failure: '❌', revoked: '⛔' };
+
+const stdout = (line) => process.stdout.write(`${line}\n`);
+const stderr = (line) => process.stderr.write(`${line}\n`);
+
+/** Workflow command data escaping (the runner's own `escapeData`). */
+function escapeData(text) {
+  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+}
+
+/** A logger that replaces each secret with *** in everything it prints. */
+export function createLogger(secrets) {
+  const hidden = secrets.filter((secret) => secret.length > 0);
+  const redact = (text) => hidden.reduce((out, secret) => out.replaceAll(secret, '***'), text);
+  return {
+    redact,
+    info: (text) => stdout(redact(text)),
+    notice: (text) => stdout(`::notice title=Verification receipt::${escapeData(redact(text))}`),
+    warning: (text) => stdout(`::warning title=Verification receipt::${escapeData(redact(text))}`),
+    error: (text) => stderr(`::error title=Verification receipt::${escapeData(redact(text))}`),
+  };
+}
+
+/**
+ * Register `secret` with the runner's log masker. The command line is consumed by the runner and
+ * never shown; it is the only line this action prints that contains the secret.
+ */
+export function addMask(secret) {
+  if (secret) stdout(`::add-mask::${escapeData(secret)}`);
+}
+
+/** Does `status` fail the step under `failOn`? Unknown statuses fail unless fail-on is never. */
+export function failsPolicy(status, failOn) {
+  if (failOn === 'never') return false;
+  return FAIL_ON[failOn].includes(status) || !Object.hasOwn(ICONS, status);
+}
+
+/** Append outputs to GITHUB_OUTPUT, `name=value`, or heredoc form for multi-line values. */
+export function writeOutputs(file, outputs) {
+  if (!file) return false;
+  const lines = Object.entries(outputs).map(([name, value]) => {
+    const text = String(value);
+    if (!/[\r\n]/.test(text)) return `${name}=${text}\n`;
+    const delimiter = `ghadelimiter_${randomUUID()}`;
+    return `${name}<<${delimiter}\n${text}\n${delimiter}\n`;
+  });
+  fs.appendFileSync(file, lines.join(''), 'utf8');
+  return true;
+}
+
+/** Append Markdown to the job summary when the runner provides one. */
+export function writeSummary(file, markdown) {
+  if (file) fs.appendFileSync(file, `${markdown}\n`, 'utf8');
+}
+
+/** The job summary for an issued receipt. */
+export function receiptSummary(result, receiptUrl, failOn, failed) {
+  const icon = ICONS[result.receiptStatus] ?? '❔';
+  const lines = [
+    `### ${icon} Verification receipt: ${inline(result.title)}`,
+    '',
+    '| Receipt status | Conclusion | Receipt | Verified at |',
+    '|---|---|---|---|',
+    `| \`${cell(result.receiptStatus)}\` | \`${cell(result.conclusion)}\` | ` +
+      `[\`${cell(result.receiptId)}\`](${receiptUrl}) | ${cell(result.verificationTimestamp)} |`,
+    '',
+    ...String(result.summary)
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => `- ${inline(line)}`),
+  ];
+  if (result.provenanceNote) lines.push('', `_${inline(result.provenanceNote)}_`);
+  lines.push(
+    '',
+    failed
+      ? `**This step failed:** receipt status \`${result.receiptStatus}\` is covered by \`fail-on: ${failOn}\`.`
+      : `This step passed (\`fail-on: ${failOn}\`).`,
+  );
+  return lines.join('\n');
+}
+
+/** The job summary when no receipt could be obtained. */
+export function errorSummary(message) {
+  return ['### ❌ Verification receipt: not issued', '', inline(message)].join('\n');
+}
+
+/** One line of Markdown text: no raw HTML. */
+function inline(text) {
+  return String(text)
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replace(/[\r\n]+/g, ' ');
+}
+
+function cell(text) {
+  return inline(text).replaceAll('|', '\\|');
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+/**
+ * The composite action's only step: ask the verification receipt service for a receipt for this
+ * workflow run (POST /api/v1/verifications/ci), publish it as step outputs and a job summary,
+ * and fail the step according to `fail-on`.
+ *
+ * Exit codes: 0 receipt issued and accepted by `fail-on`; 1 receipt issued but its status is
+ * covered by `fail-on`; 2 no receipt (bad input, rejected request, service unreachable).
+ *
+ * Plain Node >= 20, no dependencies: it runs straight from the action's checkout.
+ */
+import process from 'node:process';
+import { URL } from 'node:url';
+import { postWithRetry, describeHttpError } from './lib/client.mjs';
+import { ActionError } from './lib/errors.mjs';
+import { readInputs } from './lib/inputs.mjs';
+import {
+  addMask,
+  createLogger,
+  errorSummary,
+  failsPolicy,
+  receiptSummary,
+  writeOutputs,
+  writeSummary,
+} from './lib/report.mjs';
+
+const EXIT_OK = 0;
+const EXIT_POLICY = 1;
+const EXIT_ERROR = 2;
+
+const env = process.env;
+const apiKey = env.INPUT_API_KEY?.trim() ?? '';
+addMask(apiKey);
+const log = createLogger([apiKey]);
+
+try {
+  process.exitCode = await run(readInputs(env));
+} catch (err) {
+  const message =
+    err instanceof ActionError ? err.message : `unexpected error: ${err?.stack ?? err}`;
+  log.error(message);
+  writeSummary(env.GITHUB_STEP_SUMMARY, log.redact(errorSummary(message)));
+  process.exitCode = EXIT_ERROR;
+}
+
+async function run(inputs) {
+  const { request, apiUrl, failOn } = inputs;
+  warnOnPlainHttp(apiUrl);
+  log.info(
+    `Requesting a verification receipt for ${request.repository.fullName}@${request.headSha} ` +
+      `(event ${request.provenance.eventName}, externalId ${request.externalId}) from ${apiUrl}`,
+  );
+  const response = await postWithRetry({
+    url: `${apiUrl}/api/v1/verifications/ci`,
+    apiKey: inputs.apiKey,
+    body: request,
+    timeoutMs: inputs.timeoutMs,
+    maxAttempts: inputs.maxAttempts,
+    log: log.info,
+  });
+  const result = receiptOf(response);
+  const receiptUrl = `${apiUrl}/api/v1/receipt/${encodeURIComponent(result.receiptId)}`;
+  const failed = failsPolicy(result.receiptStatus, failOn);
+
+  const written = writeOutputs(env.GITHUB_OUTPUT, {
+    'receipt-id': result.receiptId,
+    'receipt-status': result.receiptStatus,
+    conclusion: result.conclusion,
+    'receipt-url': receiptUrl,
+  });
+  if (!written) log.info('GITHUB_OUTPUT is not set: step outputs not written');
+  writeSummary(
+    env.GITHUB_STEP_SUMMARY,
+    log.redact(receiptSummary(result, receiptUrl, failOn, failed)),
+  );
+
+  log.info(
+    `${result.title}: receipt ${result.receiptId}, status ${result.receiptStatus}, conclusion ${result.conclusion}`,
+  );
+  log.info(result.summary);
+  const headline = `receipt ${result.receiptId} has status ${result.receiptStatus} (${result.title})`;
+  if (failed) {
+    log.error(`${headline}; failing because fail-on is ${failOn}`);
+    return EXIT_POLICY;
+  }
+  if (result.receiptStatus === 'clean') log.notice(headline);
+  else log.warning(`${headline}; not failing because fail-on is ${failOn}`);
+  return EXIT_OK;
+}
+
+/** The adapter response of a 2xx answer; anything else is an ActionError. */
+function receiptOf(response) {
+  if (response.status < 200 || response.status > 299) {
+    throw new ActionError(describeHttpError(response));
+  }
+  const result = response.json;
+  const fields = ['receiptId', 'receiptStatus', 'conclusion', 'title', 'summary'];
+  if (!result || fields.some((field) => typeof result[field] !== 'string')) {
+    throw new ActionError(
+      `unexpected answer from the receipt service (HTTP ${response.status}): ` +
+        `expected ${fields.join(', ')}`,
+    );
+  }
+  return result;
+}
+
+function warnOnPlainHttp(apiUrl) {
+  const { protocol, hostname } = new URL(apiUrl);
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+  if (protocol === 'http:' && !local) {
+    log.warning('api-url uses plain http: the API key is sent unencrypted; use https');
+  }
+}

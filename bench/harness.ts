@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+
+const run = promisify(execFile);
+const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
+
+export interface Figures {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+}
+
+/**
+ * Load from a separate process (autocannon's CLI), so the load generator does not share the
+ * server's event loop: on 2 cores, one drives and one serves.
+ */
+export async function load(name: string, app: FastifyInstance, opts: LoadOptions): Promise<Figures> {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const headers = { 'content-type': 'application/json', ...opts.headers };
+  const args = [AUTOCANNON, '-j', '-c', String(opts.connections), '-d', String(opts.seconds), '-m', opts.method ?? 'GET'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  if (opts.body) args.push('-b', opts.body);
+  args.push(`${address}${opts.path}`);
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const result = JSON.parse(stdout) as {
+    requests: { total: number; average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  };
+  return {
+    name,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export function printTable(rows: Figures[], baseline: Figures): void {
+  console.log('\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ratio = (r.rps / baseline.rps).toFixed(3);
+    console.log(
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} |`,
+    );
+  }
+}
