@@ -1,7 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSeal, verifySeal, type SealClaims } from '../../src/receipts/seal.js';
+import {
+  createSeal,
+  SealInputError,
+  verifySeal,
+  type SealClaims,
+} from '../../src/receipts/seal.js';
 import { newKeyPair } from './checks/helpers.js';
 
 const keys = newKeyPair();
@@ -10,6 +15,11 @@ const claims: SealClaims = {
   commissionState: 'TX',
   docHash: `sha256:${'ab'.repeat(32)}`,
   iat: 1_750_000_000,
+};
+const withoutIat = {
+  notaryId: claims.notaryId,
+  commissionState: claims.commissionState,
+  docHash: claims.docHash,
 };
 
 function b64(value: unknown): string {
@@ -39,20 +49,25 @@ describe('createSeal / verifySeal', () => {
 
   it('defaults iat to the current time in seconds', () => {
     const before = Math.floor(Date.now() / 1000);
-    const { iat: _iat, ...rest } = claims;
-    const result = verifySeal(createSeal(rest, keys.privateKeyPem), keys.publicKeyPem);
+    const result = verifySeal(createSeal(withoutIat, keys.privateKeyPem), keys.publicKeyPem);
     expect(result.ok && result.claims.iat).toBeGreaterThanOrEqual(before);
   });
 
-  it('refuses to sign malformed claims or with a non-P-256 key', () => {
-    expect(() => createSeal({ ...claims, docHash: 'ab'.repeat(32) }, keys.privateKeyPem)).toThrow();
-    expect(() => createSeal({ ...claims, commissionState: 'Texas' }, keys.privateKeyPem)).toThrow();
-    const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
-    expect(() => createSeal(claims, ed.toString())).toThrow(/P-256/);
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
-    expect(() =>
-      createSeal(claims, p384.export({ type: 'pkcs8', format: 'pem' }).toString()),
-    ).toThrow(/P-256/);
+  it('refuses malformed claims with SealInputError naming the claim', () => {
+    const badHash = () => createSeal({ ...claims, docHash: 'ab'.repeat(32) }, keys.privateKeyPem);
+    expect(badHash).toThrow(SealInputError);
+    expect(badHash).toThrow(/docHash/);
+    const badState = () => createSeal({ ...claims, commissionState: 'Texas' }, keys.privateKeyPem);
+    expect(badState).toThrow(/commissionState/);
+  });
+
+  it('refuses a key that is not a P-256 private key with SealInputError', () => {
+    const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const ed = pem(generateKeyPairSync('ed25519').privateKey);
+    const p384 = pem(generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey);
+    for (const key of [ed, p384]) expect(() => createSeal(claims, key)).toThrow(/P-256/);
+    expect(() => createSeal(claims, keys.publicKeyPem)).toThrow(SealInputError);
+    expect(() => createSeal(claims, 'garbage')).toThrow(/not a readable PEM private key/);
   });
 
   it('rejects a seal signed by another key', () => {
@@ -89,8 +104,14 @@ describe('createSeal / verifySeal', () => {
 
   it('rejects extra, missing or malformed claims', () => {
     const [header, , signature] = segments(createSeal(claims, keys.privateKeyPem));
-    const { iat: _iat, ...withoutIat } = claims;
-    for (const payload of [{ ...claims, exp: 1 }, withoutIat, { ...claims, iat: 1.5 }]) {
+    const malformed = [
+      { ...claims, exp: 1 },
+      withoutIat,
+      { ...claims, iat: 1.5 },
+      { ...claims, iat: 1e16 },
+      { ...claims, docHash: 'ab'.repeat(32) },
+    ];
+    for (const payload of malformed) {
       expect(verifySeal(`${header}.${b64(payload)}.${signature}`, keys.publicKeyPem)).toEqual({
         ok: false,
         reason: 'invalid_claims',

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createSeal } from '../../receipts/seal.js';
+import { createSeal, SealInputError } from '../../receipts/seal.js';
 import { CliError, flags, required, type Command } from '../context.js';
 
 /** Makes a SIM-ECDSA-v1 seal (ES256 compact JWS) for tests and demos. Needs no store. */
@@ -33,6 +33,7 @@ export const sealCreateCommand: Command = async (ctx) => {
     );
   } catch (err) {
     if (err instanceof CliError) throw err;
+    if (err instanceof SealInputError) throw new CliError(err.message);
     throw new CliError(`${keyFile} is not an EC P-256 private key (PEM)`);
   }
 };

@@ -9,6 +9,7 @@ import { nameTokens } from '../../../src/receipts/screening/normalise.js';
 import {
   jaroWinkler,
   levenshteinSimilarity,
+  maxNameSimilarity,
   nameSimilarity,
 } from '../../../src/receipts/screening/similarity.js';
 
@@ -47,6 +48,7 @@ describe('nameSimilarity', () => {
     ['Mohamed Salah Example', 'Mohammed Salah Example'],
     ['Ivan Petrova', 'Ivan Petrov'],
     ['Abdulrahman Fictus', 'Abdul Rahman Fictus'],
+    ['FICTUS, Abdul Rahman', 'Abdulrahman Fictus'],
   ])('treats spelling and spacing variants %j / %j as strong', (a, b) => {
     expect(score(a, b)).toBeGreaterThanOrEqual(STRONG_MATCH_THRESHOLD);
   });
@@ -73,15 +75,23 @@ describe('nameSimilarity', () => {
     expect(score('!!', '??')).toBe(0);
   });
 
-  it('is symmetric, order-insensitive and within 0..1', () => {
-    const name = fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 1, maxLength: 4 });
+  it('is symmetric, within 0..1 and never above the token-count bound', () => {
+    const name = fc.array(fc.stringMatching(/^[a-e]{1,6}$/), { minLength: 1, maxLength: 5 });
     fc.assert(
       fc.property(name, name, (a, b) => {
         const s = nameSimilarity([...a].sort(), [...b].sort());
         expect(s).toBeGreaterThanOrEqual(0);
-        expect(s).toBeLessThanOrEqual(1);
+        expect(s).toBeLessThanOrEqual(maxNameSimilarity(a.length, b.length) + 1e-12);
         expect(nameSimilarity([...b].sort(), [...a].sort())).toBeCloseTo(s, 12);
       }),
+      { numRuns: 500 },
     );
+  });
+
+  it('bounds what token counts allow', () => {
+    expect(maxNameSimilarity(2, 2)).toBe(1);
+    expect(maxNameSimilarity(2, 4)).toBe(1);
+    expect(maxNameSimilarity(1, 3)).toBe(0.75);
+    expect(maxNameSimilarity(0, 3)).toBe(0);
   });
 });

@@ -1,0 +1,97 @@
+import type { CiVerificationRequest } from '../../contract/ci.js';
+import type { CheckOutcome } from '../types.js';
+import { fail, pass, quote } from './outcome.js';
+
+/**
+ * CI adapter checks (POST /api/v1/verifications/ci). They judge provenance, not test results:
+ * a well-formed commit id, a well-formed repository name and a trigger event the tenant trusts.
+ */
+
+export interface CiCheckContext {
+  /** Workflow trigger events (GitHub Actions `github.event_name`) the tenant's policy trusts. */
+  trustedEvents: readonly string[];
+}
+
+/**
+ * Events whose head commit is already on a branch, or chosen by someone with write access:
+ * `push`, `workflow_dispatch`, `schedule`, `release`, and `merge_group` (merge queue commits are
+ * built by GitHub from approved pull requests). Not trusted by default: `pull_request` (runs
+ * contributor code that nobody has reviewed yet), `pull_request_target` and `workflow_run` (run
+ * with the base repository's secrets while processing fork-controlled input: the classic
+ * "pwn request" paths) and `repository_dispatch` (arbitrary API payloads).
+ */
+export const DEFAULT_TRUSTED_EVENTS: readonly string[] = Object.freeze([
+  'push',
+  'workflow_dispatch',
+  'schedule',
+  'release',
+  'merge_group',
+]);
+
+const SHA1_HEX = /^[0-9a-f]{40}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const NULL_OBJECT_ID = /^0+$/;
+/**
+ * GitHub account names: letters, digits and hyphens, 1-39 characters, no leading or trailing
+ * hyphen; Enterprise Managed User accounts add an `_shortcode` suffix.
+ */
+const GITHUB_OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?(?:_[A-Za-z0-9]+)?$/;
+/** GitHub repository names: letters, digits, `.`, `-`, `_`, at most 100 characters. */
+const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/;
+const RESERVED_REPO_NAMES = new Set(['.', '..']);
+
+/** `ci.commit`: `headSha` is a full git object id: 40 (SHA-1) or 64 (SHA-256) lowercase hex. */
+export function checkCommit(request: CiVerificationRequest): CheckOutcome {
+  const sha = request.headSha;
+  if (!SHA1_HEX.test(sha) && !SHA256_HEX.test(sha)) {
+    return fail(
+      'ci.commit',
+      'malformed_commit_id',
+      `headSha ${quote(sha)} is not 40 (SHA-1) or 64 (SHA-256) lowercase hex digits`,
+    );
+  }
+  if (NULL_OBJECT_ID.test(sha)) {
+    return fail('ci.commit', 'malformed_commit_id', `headSha is the all-zero null object id`);
+  }
+  const kind = sha.length === 40 ? 'SHA-1' : 'SHA-256';
+  return pass('ci.commit', `headSha ${sha} is a well-formed ${kind} commit id`);
+}
+
+/** `ci.repository`: `repository.fullName` is `owner/repo` with GitHub-valid names. */
+export function checkRepository(request: CiVerificationRequest): CheckOutcome {
+  const fullName = request.repository.fullName;
+  const [owner = '', repo = '', ...rest] = fullName.split('/');
+  const valid =
+    rest.length === 0 &&
+    GITHUB_OWNER.test(owner) &&
+    GITHUB_REPO.test(repo) &&
+    !RESERVED_REPO_NAMES.has(repo);
+  return valid
+    ? pass('ci.repository', `repository ${quote(fullName)} is in owner/repo form`)
+    : fail(
+        'ci.repository',
+        'malformed_repository',
+        `repository ${quote(fullName)} is not owner/repo with valid GitHub account and repository names`,
+      );
+}
+
+/** `ci.trigger`: `provenance.eventName` is one of the tenant's trusted events. */
+export function checkTrigger(request: CiVerificationRequest, ctx: CiCheckContext): CheckOutcome {
+  const event = request.provenance.eventName;
+  const trusted = ctx.trustedEvents.join(', ') || 'none';
+  return ctx.trustedEvents.includes(event)
+    ? pass('ci.trigger', `trigger event ${quote(event)} is trusted (${trusted})`)
+    : fail(
+        'ci.trigger',
+        'untrusted_trigger_event',
+        `trigger event ${quote(event)} is not among the trusted events (${trusted})`,
+      );
+}
+
+/** Run the CI checks in their fixed order: ci.commit, ci.repository, ci.trigger. */
+export function runCiChecks(
+  request: CiVerificationRequest,
+  ctx: CiCheckContext = { trustedEvents: DEFAULT_TRUSTED_EVENTS },
+): CheckOutcome[] {
+  return [checkCommit(request), checkRepository(request), checkTrigger(request, ctx)];
+}

@@ -1,0 +1,22 @@
+import type { VerificationRequest } from '../../contract/verification.js';
+import type { PolicyProfile } from '../policy.js';
+import type { ScreeningLists } from '../screening/lists.js';
+import type { CheckOutcome, NotaryRecord } from '../types.js';
+
+/** Everything a RON check may look at. The caller assembles it; checks never do I/O beyond it. */
+export interface RonCheckContext {
+  request: VerificationRequest;
+  /** `doc.docHash` normalised to `sha256:<64 lowercase hex>`. */
+  docHash: string;
+  /** Decoded `doc.pdfBase64`, or undefined when the caller did not send the document. */
+  pdfBytes: Buffer | undefined;
+  /** The tenant's registry record for `request.ron.notaryId`, undefined when not registered. */
+  notary: NotaryRecord | undefined;
+  screening: ScreeningLists;
+  /** The service clock at issuance; checks never read the clock themselves. */
+  now: Date;
+  profile: PolicyProfile;
+}
+
+/** One RON check. */
+export type RonCheck = (ctx: RonCheckContext) => CheckOutcome | Promise<CheckOutcome>;

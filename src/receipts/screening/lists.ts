@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CsvParseError } from './csv.js';
+import { parseListFile, ScreeningListFormatError, type ListFormat } from './list-format.js';
+import { nameTokens } from './normalise.js';
+import { maxNameSimilarity, nameSimilarity } from './similarity.js';
+
+/** Score at or above which a match is strong (BLOCK-level). Identical normalised names score 1. */
+export const STRONG_MATCH_THRESHOLD = 0.92;
+/** Score at or above which a match is weak (FLAG-level); below it a name is not a match. */
+export const WEAK_MATCH_THRESHOLD = 0.8;
+
+export type MatchStrength = 'strong' | 'weak';
+
+/** One listed entry whose best-scoring name reached {@link WEAK_MATCH_THRESHOLD}. */
+export interface ScreeningMatch {
+  sourceId: string;
+  entryId: string;
+  matchedName: string;
+  score: number;
+  strength: MatchStrength;
+}
+
+/** What an auditor needs to identify the list version a screening used. */
+export interface ScreeningListInfo {
+  sourceId: string;
+  format: ListFormat;
+  entries: number;
+  /** `sha256:` digest of the list file bytes as last read. */
+  sha256: string;
+  /** When the file was last read (ISO 8601). */
+  loadedAt: string;
+}
+
+export interface ScreenOptions {
+  /** Re-read the requested list files from disk instead of using the cached copies. */
+  forceRefresh?: boolean;
+}
+
+/** A requested source id is not a configured list. The HTTP layer answers 400. */
+export class UnknownScreeningSourceError extends Error {
+  override name = 'UnknownScreeningSourceError';
+  readonly code = 'unknown_source';
+  constructor(readonly sourceIds: string[]) {
+    super(`unknown screening source id(s): ${sourceIds.join(', ')}`);
+  }
+}
+
+interface IndexedName {
+  name: string;
+  tokens: string[];
+}
+
+interface LoadedList {
+  info: ScreeningListInfo;
+  entries: Array<{ entryId: string; names: IndexedName[] }>;
+}
+
+const LIST_FILE = /\.csv$/i;
+
+/** The strength of a score, or undefined when it is below the weak threshold. */
+export function matchStrength(score: number): MatchStrength | undefined {
+  if (score >= STRONG_MATCH_THRESHOLD) return 'strong';
+  return score >= WEAK_MATCH_THRESHOLD ? 'weak' : undefined;
+}
+
+/**
+ * The sanctions/watch lists of one directory (SCREENING_LISTS_DIR), one list per `*.csv` file,
+ * identified by the file name without extension. The set of lists is fixed when loaded; the
+ * contents of a list are cached and re-read on `forceRefresh`.
+ */
+export class ScreeningLists {
+  private constructor(
+    private readonly files: ReadonlyMap<string, string>,
+    private readonly lists: Map<string, LoadedList>,
+  ) {}
+
+  /**
+   * Read every list file of `dir`. No directory (undefined) gives an empty set of lists.
+   * Throws when the directory cannot be read or a file is not a readable list, naming the file,
+   * so a misconfigured deployment fails at start-up rather than screening against nothing.
+   */
+  static async load(dir: string | undefined): Promise<ScreeningLists> {
+    const files = dir === undefined ? new Map<string, string>() : await listFiles(dir);
+    const lists = new Map<string, LoadedList>();
+    for (const [sourceId, file] of files) lists.set(sourceId, await readList(sourceId, file));
+    return new ScreeningLists(files, lists);
+  }
+
+  /** Configured source ids, sorted. */
+  knownSourceIds(): string[] {
+    return [...this.files.keys()].sort();
+  }
+
+  has(sourceId: string): boolean {
+    return this.files.has(sourceId);
+  }
+
+  /** The ids among `sourceIds` that are not configured lists (deduplicated, input order). */
+  unknownSources(sourceIds: readonly string[]): string[] {
+    return [...new Set(sourceIds)].filter((id) => !this.has(id));
+  }
+
+  /** Version information of a configured list, or undefined for an unknown id. */
+  info(sourceId: string): ScreeningListInfo | undefined {
+    return this.lists.get(sourceId)?.info;
+  }
+
+  /**
+   * Screen `subjectName` against `sourceIds` (all lists when undefined or empty). Returns one
+   * match per listed entry at or above the weak threshold, best score first (ties by source id,
+   * then entry id). Throws UnknownScreeningSourceError before reading anything when an id is
+   * unknown; with `forceRefresh`, read errors of the list files propagate.
+   */
+  async screen(
+    subjectName: string,
+    sourceIds?: readonly string[],
+    options: ScreenOptions = {},
+  ): Promise<ScreeningMatch[]> {
+    const ids = sourceIds && sourceIds.length > 0 ? [...new Set(sourceIds)] : this.knownSourceIds();
+    const unknown = this.unknownSources(ids);
+    if (unknown.length > 0) throw new UnknownScreeningSourceError(unknown);
+    const subject = nameTokens(subjectName);
+    const matches: ScreeningMatch[] = [];
+    for (const id of ids) {
+      const list = options.forceRefresh ? await this.refresh(id) : this.lists.get(id);
+      if (list) matches.push(...matchList(id, list, subject));
+    }
+    return matches.sort(
+      (x, y) =>
+        y.score - x.score ||
+        compareText(x.sourceId, y.sourceId) ||
+        compareText(x.entryId, y.entryId),
+    );
+  }
+
+  private async refresh(sourceId: string): Promise<LoadedList> {
+    const list = await readList(sourceId, this.files.get(sourceId) ?? '');
+    this.lists.set(sourceId, list);
+    return list;
+  }
+}
+
+/** Locale-independent ordering, so results do not depend on the server's locale. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function matchList(sourceId: string, list: LoadedList, subject: string[]): ScreeningMatch[] {
+  const matches: ScreeningMatch[] = [];
+  for (const entry of list.entries) {
+    let best: { name: string; score: number } | undefined;
+    for (const { name, tokens } of entry.names) {
+      if (maxNameSimilarity(subject.length, tokens.length) < WEAK_MATCH_THRESHOLD) continue;
+      const score = nameSimilarity(subject, tokens);
+      if (best === undefined || score > best.score) best = { name, score };
+    }
+    const strength = best && matchStrength(best.score);
+    if (best && strength) {
+      const { name: matchedName, score } = best;
+      matches.push({ sourceId, entryId: entry.entryId, matchedName, score, strength });
+    }
+  }
+  return matches;
+}
+
+/**
+ * `*.csv` files of `dir` by source id. Symbolic links are followed (Kubernetes ConfigMap volumes
+ * are links); dot-files and directories are skipped.
+ */
+async function listFiles(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const name of (await readdir(dir)).sort()) {
+    const file = path.join(dir, name);
+    if (name.startsWith('.') || !LIST_FILE.test(name) || !(await stat(file)).isFile()) continue;
+    const sourceId = name.replace(LIST_FILE, '');
+    if (files.has(sourceId)) {
+      throw new ScreeningListFormatError(`two list files map to source id "${sourceId}"`);
+    }
+    files.set(sourceId, file);
+  }
+  return files;
+}
+
+async function readList(sourceId: string, file: string): Promise<LoadedList> {
+  const bytes = await readFile(file);
+  try {
+    const { format, entries } = parseListFile(bytes.toString('utf8'));
+    const info: ScreeningListInfo = {
+      sourceId,
+      format,
+      entries: entries.length,
+      sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+      loadedAt: new Date().toISOString(),
+    };
+    const indexed = entries.map(({ entryId, names }) => ({
+      entryId,
+      names: names.map((name) => ({ name, tokens: nameTokens(name) })),
+    }));
+    return { info, entries: indexed };
+  } catch (error) {
+    if (!(error instanceof ScreeningListFormatError || error instanceof CsvParseError)) throw error;
+    throw new ScreeningListFormatError(`${path.basename(file)}: ${error.message}`);
+  }
+}
