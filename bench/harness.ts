@@ -29,10 +29,23 @@ export interface LoadOptions {
  * Load from a separate process (autocannon's CLI), so the load generator does not share the
  * server's event loop: on 2 cores, one drives and one serves.
  */
-export async function load(name: string, app: FastifyInstance, opts: LoadOptions): Promise<Figures> {
+export async function load(
+  name: string,
+  app: FastifyInstance,
+  opts: LoadOptions,
+): Promise<Figures> {
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const headers = { 'content-type': 'application/json', ...opts.headers };
-  const args = [AUTOCANNON, '-j', '-c', String(opts.connections), '-d', String(opts.seconds), '-m', opts.method ?? 'GET'];
+  const args = [
+    AUTOCANNON,
+    '-j',
+    '-c',
+    String(opts.connections),
+    '-d',
+    String(opts.seconds),
+    '-m',
+    opts.method ?? 'GET',
+  ];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
   args.push(`${address}${opts.path}`);

@@ -21,16 +21,24 @@ export class TcpProxy {
       }
       client.pipe(upstream).pipe(client);
     });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
     this.port = (server.address() as net.AddressInfo).port;
     this.server = server;
   }
 
   /** Drops every open connection and refuses new ones. */
   async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
     const server = this.server;
     this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!server) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
   }
 }

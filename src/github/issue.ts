@@ -1,0 +1,42 @@
+import { CiVerificationRequest } from '../contract/ci.js';
+import { ciResponseOf } from '../http/routes/ci.js';
+import type { ReceiptRecord } from '../storage/receipts.js';
+import { SafeCheckError } from './check-run.js';
+import type { ReceiptsAppDeps } from './deps.js';
+import { receiptOutput, type CheckOutput } from './output.js';
+import type { RepoConfig } from './repo-config.js';
+
+/** The check output for a stored receipt, via the adapter response of the HTTP endpoint. */
+export function outputOfRecord(
+  deps: ReceiptsAppDeps,
+  record: ReceiptRecord,
+  input: { policyProfile: string; workflowRunUrl?: string | undefined },
+): CheckOutput {
+  const response = ciResponseOf(record, deps.publicUrl, input.workflowRunUrl);
+  return receiptOutput({ record, response, publicUrl: deps.publicUrl, ...input });
+}
+
+/**
+ * Issues (or finds, idempotent per externalId) the receipt through the same path as
+ * POST /api/v1/verifications/ci: the request is validated with the endpoint's own schema,
+ * then `issueCi` with the repository's trusted events, then `ciResponseOf`.
+ */
+export async function issueForRun(
+  deps: ReceiptsAppDeps,
+  tenant: string,
+  request: CiVerificationRequest,
+  config: RepoConfig,
+): Promise<CheckOutput> {
+  const parsed = CiVerificationRequest.safeParse(request);
+  if (!parsed.success) {
+    const paths = [...new Set(parsed.error.issues.map((i) => i.path.join('.')))].join(', ');
+    throw new SafeCheckError(`the workflow run is not a valid verification request (${paths}).`);
+  }
+  const { record } = await deps.issueCi(tenant, parsed.data, {
+    trustedEvents: [...config.trustedEvents],
+  });
+  return outputOfRecord(deps, record, {
+    policyProfile: config.policyProfile,
+    workflowRunUrl: parsed.data.detailsUrl,
+  });
+}

@@ -1,0 +1,93 @@
+import type { CiVerificationResponse } from '../contract/ci.js';
+import { absoluteUrl, receiptPath } from '../http/views.js';
+import type { ReceiptRecord } from '../storage/receipts.js';
+
+/** What a completed check run shows: conclusion, title and a Markdown summary. */
+export interface CheckOutput {
+  conclusion: 'success' | 'failure' | 'neutral';
+  title: string;
+  summary: string;
+  /** The check's "Details" link. */
+  detailsUrl?: string | undefined;
+}
+
+/** A table cell or inline text: no pipes, no line breaks, no stray backticks. */
+function cell(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/`/g, "'");
+}
+
+function links(publicUrl: string | undefined, receiptId: string): string {
+  const receiptUrl = absoluteUrl(publicUrl, receiptPath(receiptId));
+  if (!publicUrl) {
+    return `Receipt JSON: \`${receiptUrl}\` · PDF: \`${receiptUrl}/pdf\` (set PUBLIC_URL for links)`;
+  }
+  return `[Receipt JSON](${receiptUrl}) · [Receipt PDF](${receiptUrl}/pdf)`;
+}
+
+export interface ReceiptOutputInput {
+  record: ReceiptRecord;
+  response: CiVerificationResponse;
+  publicUrl: string | undefined;
+  policyProfile: string;
+  workflowRunUrl?: string | undefined;
+}
+
+/** The check run for an issued (or already issued) receipt, from the adapter response. */
+export function receiptOutput(input: ReceiptOutputInput): CheckOutput {
+  const { record, response, publicUrl } = input;
+  const { receipt } = record;
+  const reasons = receipt.reasons.length
+    ? receipt.reasons.map((r) => `\`${cell(r)}\``).join(', ')
+    : 'none';
+  const rows = receipt.checks.map(
+    (c) => `| \`${cell(c.checkId)}\` | ${c.status} | ${cell(c.details ?? '')} |`,
+  );
+  const summary = [
+    `**Decision:** ${receipt.decision} · **Status:** \`${response.receiptStatus}\``,
+    '',
+    `**Reasons:** ${reasons}`,
+    '',
+    '| Check | Result | Details |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+    `**Receipt:** \`${receipt.receiptId}\``,
+    '',
+    links(publicUrl, receipt.receiptId),
+    '',
+    `Receipt hash \`${receipt.receiptHash}\` · policy profile \`${input.policyProfile}\`` +
+      (response.provenanceNote ? ` · ${cell(response.provenanceNote)}` : ''),
+    ...(input.workflowRunUrl ? ['', `Workflow run: ${input.workflowRunUrl}`] : []),
+  ].join('\n');
+  return {
+    conclusion: response.conclusion,
+    title: response.title,
+    summary,
+    detailsUrl: publicUrl ? absoluteUrl(publicUrl, receiptPath(receipt.receiptId)) : undefined,
+  };
+}
+
+export const FAIL_CLOSED_TITLE = 'Verification receipt not issued';
+
+/** Fail closed: no receipt, so the check fails, saying why in words safe to show anyone. */
+export function failClosedOutput(reason: string): CheckOutput {
+  return {
+    conclusion: 'failure',
+    title: FAIL_CLOSED_TITLE,
+    summary: [
+      `**No verification receipt was issued for this run**, so it is not verified.`,
+      '',
+      `Reason: ${reason.replace(/[\r\n]+/g, ' ')}`,
+      '',
+      'Fix the cause and re-run this check (or the workflow) to try again.',
+    ].join('\n'),
+  };
+}
+
+export const IN_PROGRESS_OUTPUT = {
+  title: 'Waiting for the workflow run to finish',
+  summary: 'A verification receipt is issued for this commit when the workflow run completes.',
+};

@@ -1,0 +1,95 @@
+import type { EmitterWebhookEventName } from '@octokit/webhooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Probot } from 'probot';
+import type { Config } from '../config.js';
+import { ApiError } from '../http/api-error.js';
+import { DEFAULT_TRUSTED_EVENTS } from '../receipts/checks/ci.js';
+import { AppOctokit } from './octokit.js';
+import { createProbot, type ProbotLogger } from './probot.js';
+import { receiptsApp } from './receipts-app.js';
+
+/** Probot's default webhook path. */
+export const WEBHOOK_PATH = '/api/github/webhooks';
+
+export interface GitHubAppPluginOptions {
+  config: Config;
+}
+
+/**
+ * The GitHub App (Probot) inside this Fastify process, enabled when `config.github` is set
+ * (APP_ID, WEBHOOK_SECRET, PRIVATE_KEY or PRIVATE_KEY_PATH). Registered without fastify-plugin:
+ * the raw-string JSON parser below stays inside this context.
+ */
+export default async function githubAppPlugin(
+  app: FastifyInstance,
+  opts: GitHubAppPluginOptions,
+): Promise<void> {
+  const { config } = opts;
+  if (!config.github) {
+    app.log.info('GitHub App disabled: APP_ID, WEBHOOK_SECRET and PRIVATE_KEY are not all set');
+    return;
+  }
+  const log = app.log.child({ component: 'github-app' }) as unknown as ProbotLogger;
+  const probot = createProbot(config.github, log, AppOctokit);
+  await probot.load(
+    receiptsApp({
+      appId: Number(config.github.appId),
+      publicUrl: config.publicUrl,
+      defaultTrustedEvents: config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS,
+      // resolved per call, so the issuer is the app's current one
+      issueCi: (tenant, request, options) => app.issuer.issueCi(tenant, request, options),
+      findReceipt: (tenant, externalId) => app.repos.receipts.findByExternalId(tenant, externalId),
+    }),
+  );
+
+  // The signature covers the exact bytes GitHub sent: keep the body as the raw string.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, body);
+  });
+  app.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+    await receiveWebhook(probot, request);
+    return reply.status(200).send({ ok: true });
+  });
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** Signature first (401), then the event headers (400), then Probot's handlers. */
+async function receiveWebhook(probot: Probot, request: FastifyRequest): Promise<void> {
+  const payload = typeof request.body === 'string' ? request.body : '';
+  const signature = header(request, 'x-hub-signature-256');
+  if (!signature) throw new ApiError('unauthorized', 'missing x-hub-signature-256 header');
+  const valid = await probot.webhooks.verify(payload, signature).catch(() => false);
+  if (!valid) throw new ApiError('unauthorized', 'x-hub-signature-256 does not match the payload');
+  const id = header(request, 'x-github-delivery');
+  const name = header(request, 'x-github-event');
+  if (!id || !name) {
+    throw new ApiError('validation_failed', 'missing x-github-event or x-github-delivery header', {
+      headers: ['x-github-event', 'x-github-delivery'].filter((h) => !header(request, h)),
+    });
+  }
+  assertJson(payload);
+  try {
+    await probot.webhooks.verifyAndReceive({
+      id,
+      name: name as EmitterWebhookEventName,
+      signature,
+      payload,
+    });
+  } catch (err) {
+    // A handler failure is ours: the error handler logs it and answers a masked 500.
+    throw new Error('webhook handler failed', { cause: err });
+  }
+}
+
+function assertJson(payload: string): void {
+  try {
+    JSON.parse(payload);
+  } catch {
+    throw new ApiError('validation_failed', 'the webhook payload is not valid JSON');
+  }
+}

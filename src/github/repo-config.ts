@@ -1,0 +1,71 @@
+import type { Context } from 'probot';
+import { z } from 'zod';
+import { CI_POLICY_PROFILE } from '../receipts/issuance.js';
+
+/** The per-repository configuration file, read from the default branch by Probot. */
+export const REPO_CONFIG_FILE = 'receipts.yml';
+export const REPO_CONFIG_PATH = `.github/${REPO_CONFIG_FILE}`;
+
+/**
+ * `.github/receipts.yml` (docs/github-app.md). Unknown keys are rejected, so a typo such as
+ * `trustedEvent:` fails the check run instead of silently falling back to the defaults.
+ */
+export const RepoConfig = z.strictObject({
+  /** Workflow names or file paths (`.github/workflows/ci.yml` or `ci.yml`); absent: all. */
+  workflows: z.array(z.string().min(1).max(256)).max(100).optional(),
+  /** Trigger events this repository trusts; default: the service's trusted events. */
+  trustedEvents: z.array(z.string().min(1).max(256)).max(100),
+  /** The policy profile receipts are judged under; the CI path has exactly one today. */
+  policyProfile: z.literal(CI_POLICY_PROFILE),
+});
+export type RepoConfig = z.infer<typeof RepoConfig>;
+
+export type RepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; message: string };
+
+export function repoConfigDefaults(trustedEvents: readonly string[]) {
+  return { trustedEvents: [...trustedEvents], policyProfile: CI_POLICY_PROFILE };
+}
+
+/** A list in the file replaces the default list (deepmerge would otherwise concatenate). */
+const replaceArrays = { arrayMerge: (_target: unknown[], source: unknown[]) => source };
+
+/** Reads and validates the file; any problem is a message for a failing check run. */
+export async function readRepoConfig(
+  context: Context,
+  defaultTrustedEvents: readonly string[],
+): Promise<RepoConfigResult> {
+  let raw: unknown;
+  try {
+    raw = await context.config(
+      REPO_CONFIG_FILE,
+      repoConfigDefaults(defaultTrustedEvents),
+      replaceArrays,
+    );
+  } catch (err) {
+    context.log.warn({ err }, `could not load ${REPO_CONFIG_PATH}`);
+    return { ok: false, message: loadErrorMessage(err) };
+  }
+  const parsed = RepoConfig.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const issues = parsed.error.issues.map(describeIssue);
+  return { ok: false, message: `${REPO_CONFIG_PATH} is invalid: ${issues.join('; ')}` };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    return `unknown key ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+  }
+  return `\`${issue.path.join('.') || '(file)'}\`: ${issue.message}`;
+}
+
+function loadErrorMessage(err: unknown): string {
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === 'number') {
+    return `${REPO_CONFIG_PATH} could not be read from GitHub (HTTP ${status})`;
+  }
+  const message = err instanceof Error ? err.message : '';
+  if (message.includes('invalid YAML')) return `${REPO_CONFIG_PATH} is not valid YAML`;
+  if (message.includes('not an object')) return `${REPO_CONFIG_PATH} is not a YAML mapping`;
+  if (message.includes('Recursion')) return `${REPO_CONFIG_PATH}: the _extends chain loops`;
+  return `${REPO_CONFIG_PATH} could not be loaded`;
+}

@@ -1,0 +1,42 @@
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+import { freshInstallationId } from './fixtures.js';
+import { githubEnv, unmatched } from './helpers.js';
+
+export interface GitHubSuite {
+  ctx: TestContext;
+  /** This test's installation (new per test) and its tenant. */
+  installationId: number;
+  tenant: string;
+}
+
+/**
+ * One app (with the GitHub App enabled) per test file, no network, a new installation per
+ * test, and after each test: every nocked GitHub call was made and no other call was tried.
+ * The calling file must also `vi.mock('../../src/github/octokit.js', ...)`.
+ */
+export function githubSuite(env: Record<string, string> = {}): GitHubSuite {
+  const suite = {} as GitHubSuite;
+  beforeAll(async () => {
+    nock.disableNetConnect();
+    suite.ctx = await createTestContext({ ...githubEnv(), ...env });
+  });
+  afterAll(async () => {
+    await suite.ctx.close();
+    nock.enableNetConnect();
+  });
+  beforeEach(() => {
+    suite.installationId = freshInstallationId();
+    suite.tenant = `github-installation-${suite.installationId}`;
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    const pending = nock.pendingMocks();
+    const strays = unmatched.splice(0);
+    nock.cleanAll();
+    expect(pending, 'GitHub calls expected but not made').toEqual([]);
+    expect(strays, 'GitHub calls made but not expected').toEqual([]);
+  });
+  return suite;
+}
