@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { affectedRows } from './affected.js';
 
 export interface IssuerRecord {
   issuerId: string;
@@ -45,6 +46,6 @@ export class IssuerRepository {
   }
 
   async remove(issuerId: string): Promise<boolean> {
-    return (await this.knex('issuers').where({ issuer_id: issuerId }).delete()) > 0;
+    return affectedRows(await this.knex('issuers').where({ issuer_id: issuerId }).delete()) > 0;
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { affectedRows } from './affected.js';
 import type { NotaryRecord } from '../receipts/types.js';
 
 interface NotaryRow {
@@ -57,6 +58,8 @@ export class NotaryRepository {
   }
 
   async remove(tenant: string, notaryId: string): Promise<boolean> {
-    return (await this.knex('notaries').where({ tenant, notary_id: notaryId }).delete()) > 0;
+    return (
+      affectedRows(await this.knex('notaries').where({ tenant, notary_id: notaryId }).delete()) > 0
+    );
   }
 }

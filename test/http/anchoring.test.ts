@@ -209,3 +209,35 @@ describe('concurrent sealers', () => {
     expect(Buffer.from(expectedRoot).equals(latest?.rootHash ?? Buffer.alloc(0))).toBe(true);
   });
 });
+
+describe('the in-process sealer', () => {
+  it('anchors pending receipts every ANCHOR_INTERVAL_MS without being asked', async () => {
+    const timed = await createTestContext({ ANCHOR_INTERVAL_MS: '150' });
+    try {
+      const apiKey = await timed.apiKey(['verify', 'anchor']);
+      const n = await registerNotary(timed.repos);
+      const issued = await timed.app.inject({
+        method: 'POST',
+        url: '/api/v1/verify',
+        headers: { 'x-api-key': apiKey },
+        payload: validRequest(n),
+      });
+      const id = issued.json().receiptId as string;
+      const deadline = Date.now() + 20_000;
+      let status = 'PENDING';
+      while (status !== 'ANCHORED' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (
+          await timed.app.inject({
+            method: 'POST',
+            url: `/api/v1/anchor/${id}`,
+            headers: { 'x-api-key': apiKey },
+          })
+        ).json().status;
+      }
+      expect(status).toBe('ANCHORED');
+    } finally {
+      await timed.close();
+    }
+  });
+});

@@ -1,0 +1,287 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { runCli } from '../../src/cli/run.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { ed25519Pem, isPostgres, tempDir, testConfig, testStore } from '../helpers/context.js';
+import { samplePdf, sha256Hex } from '../helpers/requests.js';
+
+/** Operator workflows end to end: notaries, issuers, seals, revocation headers, key rotation, sealing. */
+const dir = tempDir();
+const store = isPostgres() ? testStore() : { kind: 'embedded' as const, dataDir: dir };
+const env: Record<string, string> = {
+  DATA_DIR: dir,
+  LOG_LEVEL: 'silent',
+  ANCHOR_INTERVAL_MS: '0',
+  SIGNING_KEY: '', // no inline key: the server generates DATA_DIR/signing-key.pem
+  ...(store.kind === 'postgres'
+    ? { DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' }
+    : {}),
+};
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+function writePem(name: string, pem: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, pem, { mode: 0o600 });
+  return file;
+}
+
+afterAll(async () => {
+  if (store.kind === 'postgres') {
+    const db = await openDatabase(store, { migrate: false });
+    await db.knex.raw('drop schema if exists ?? cascade', [store.schema ?? '']);
+    await db.close();
+  }
+});
+
+describe('operator CLI', () => {
+  it('registers a notary, makes a seal, issues an ALLOW, revokes with signed headers, rotates keys, seals the log', async () => {
+    const notary = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const notaryKey = writePem(
+      'notary.pem',
+      notary.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    );
+    const notaryPub = writePem(
+      'notary.pub.pem',
+      notary.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    );
+    const issuerKey = writePem('issuer.pem', ed25519Pem());
+
+    const add = await cli(
+      'notaries',
+      'add',
+      '--tenant',
+      'acme',
+      '--id',
+      'TX-1',
+      '--name',
+      'Jane Q. Notary',
+      '--state',
+      'tx',
+      '--expires',
+      '2099-12-31',
+      '--public-key-file',
+      notaryPub,
+    );
+    expect(add.code, add.err).toBe(0);
+    expect((await cli('notaries', 'list', '--json')).out).toContain(
+      '"commissionExpires":"2099-12-31"',
+    );
+    expect(
+      (
+        await cli(
+          'notaries',
+          'add',
+          '--tenant',
+          'acme',
+          '--id',
+          'X',
+          '--name',
+          'n',
+          '--state',
+          'TX',
+          '--expires',
+          '2099-01-01',
+          '--public-key-file',
+          issuerKey,
+        )
+      ).err,
+    ).toContain('P-256');
+    expect(
+      (
+        await cli(
+          'issuers',
+          'add',
+          '--tenant',
+          'acme',
+          '--id',
+          'escrow-co',
+          '--public-key-file',
+          issuerKey,
+        )
+      ).code,
+    ).toBe(0);
+    expect((await cli('issuers', 'list')).out).toContain('escrow-co');
+    const keyOut = JSON.parse(
+      (
+        await cli(
+          'keys',
+          'create',
+          '--tenant',
+          'acme',
+          '--name',
+          'ops',
+          '--scopes',
+          'verify,read,revoke',
+          '--json',
+        )
+      ).out,
+    );
+
+    const pdf = samplePdf();
+    const docHash = `sha256:${sha256Hex(pdf)}`;
+    const seal = await cli(
+      'seal',
+      'create',
+      '--notary-id',
+      'TX-1',
+      '--state',
+      'TX',
+      '--doc-hash',
+      docHash,
+      '--key-file',
+      notaryKey,
+    );
+    expect(seal.code, seal.err).toBe(0);
+    expect(seal.out.split('.')).toHaveLength(3);
+
+    // the server on the same store (the CLI has released it)
+    const config = testConfig(env, store);
+    let receiptId: string;
+    let firstKid: string;
+    {
+      const app = await buildApp({ config, logger: false });
+      try {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/v1/verify',
+          headers: { 'x-api-key': keyOut.key },
+          payload: {
+            bundleId: 'b',
+            transactionType: 't',
+            ron: {
+              provider: 'p',
+              notaryId: 'TX-1',
+              commissionState: 'TX',
+              sealPayload: seal.out,
+              sealScheme: 'SIM-ECDSA-v1',
+            },
+            doc: { docHash, pdfBase64: pdf.toString('base64') },
+            policy: { profile: 'ron-standard-v1' },
+            property: { parcelId: 'p', county: 'c', state: 'TX' },
+          },
+        });
+        expect(res.json()).toMatchObject({ decision: 'ALLOW', status: 'clean' });
+        receiptId = res.json().receiptId;
+        firstKid = res.json().receiptSignature.kid;
+        // the key was generated on first start under DATA_DIR, owner-only
+        expect(fs.statSync(path.join(dir, 'signing-key.pem')).mode & 0o777).toBe(0o600);
+
+        const signed = await cli(
+          'sign-revocation',
+          '--issuer',
+          'escrow-co',
+          '--key-file',
+          issuerKey,
+          '--receipt',
+          receiptId,
+          '--json',
+        );
+        expect(signed.code, signed.err).toBe(0);
+        const revoke = await app.inject({
+          method: 'POST',
+          url: `/api/v1/receipt/${receiptId}/revoke`,
+          headers: { 'x-api-key': keyOut.key, ...JSON.parse(signed.out) },
+        });
+        expect(revoke.json()).toEqual({
+          receiptStatus: 'revoked',
+          result: 'REVOKED',
+          issuerId: 'escrow-co',
+        });
+      } finally {
+        await app.close();
+      }
+    }
+
+    const rotated = await cli('signing-keys', 'rotate');
+    expect(rotated.code, rotated.err).toBe(0);
+    const keys = (await cli('signing-keys', 'list')).out;
+    expect(keys).toContain(`${firstKid}  created`);
+    expect(keys).toMatch(/retired/);
+    const anchored = await cli('anchor', 'run');
+    expect(anchored.out).toMatch(/sealed 1 receipt\(s\); log tree size 1/);
+
+    const app = await buildApp({ config, logger: false });
+    try {
+      const again = await app.inject({
+        method: 'POST',
+        url: `/api/v1/receipt/${receiptId}/verify`,
+        headers: { 'x-api-key': keyOut.key },
+      });
+      expect(again.json()).toMatchObject({
+        signatureStatus: 'verified',
+        revoked: true,
+        proofVerified: true,
+      });
+      expect(app.signer?.kid).not.toBe(firstKid);
+    } finally {
+      await app.close();
+    }
+    expect((await cli('notaries', 'remove', '--tenant', 'acme', '--id', 'TX-1')).code).toBe(0);
+    expect((await cli('issuers', 'remove', '--id', 'escrow-co')).code).toBe(0);
+    expect((await cli('issuers', 'remove', '--id', 'escrow-co')).code).toBe(1);
+  });
+
+  it('explains bad operator input', async () => {
+    expect(
+      (
+        await cli(
+          'notaries',
+          'add',
+          '--tenant',
+          't',
+          '--id',
+          'i',
+          '--name',
+          'n',
+          '--state',
+          'TX',
+          '--expires',
+          'tomorrow',
+          '--public-key-file',
+          'x',
+        )
+      ).err,
+    ).toContain('YYYY-MM-DD');
+    expect(
+      (
+        await cli(
+          'sign-revocation',
+          '--issuer',
+          'i',
+          '--key-file',
+          '/nope',
+          '--receipt',
+          'not-a-uuid',
+        )
+      ).err,
+    ).toContain('uuid');
+    expect(
+      (
+        await cli(
+          'seal',
+          'create',
+          '--notary-id',
+          'n',
+          '--state',
+          'TX',
+          '--doc-hash',
+          'md5:1',
+          '--key-file',
+          'x',
+        )
+      ).err,
+    ).toContain('sha256');
+    expect(
+      (await cli('issuers', 'add', '--tenant', 't', '--id', 'i', '--public-key', 'short')).err,
+    ).toContain('32-byte');
+  });
+});
