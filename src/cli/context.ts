@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
 import { openDatabase, type Database } from '../storage/database.js';
@@ -53,4 +54,13 @@ export function flags<O extends Options>(ctx: CliContext, options: O) {
 export function required(value: string | boolean | undefined, name: string): string {
   if (typeof value !== 'string' || value.length === 0) throw new CliError(`--${name} is required`);
   return value;
+}
+
+/** The text of a file named by a flag (a PEM key, usually), or a CliError naming it. */
+export function readFlagFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${file}`);
+  }
 }

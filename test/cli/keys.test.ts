@@ -1,35 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { runCli } from '../../src/cli/run.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { ed25519Pem, isPostgres, tempDir, testConfig, testStore } from '../helpers/context.js';
+import { cliFixture } from '../helpers/cli.js';
+import { ed25519Pem, isPostgres, testConfig } from '../helpers/context.js';
 
 /** The CLI against an on-disk store it shares with the server (a temp DATA_DIR, or a PG schema). */
-const dataDir = tempDir();
-const store = isPostgres() ? testStore() : { kind: 'embedded' as const, dataDir };
-const env: Record<string, string> = {
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  SIGNING_KEY: ed25519Pem(),
-  ...(store.kind === 'postgres'
-    ? { DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' }
-    : {}),
-};
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-afterAll(async () => {
-  if (store.kind === 'postgres') {
-    const db = await openDatabase(store, { migrate: false });
-    await db.knex.raw('drop schema if exists ?? cascade', [store.schema ?? '']);
-    await db.close();
-  }
-});
+const { store, env, cli, cleanup } = cliFixture({ SIGNING_KEY: ed25519Pem() });
+afterAll(cleanup);
 
 describe('receipts keys', () => {
   it('creates a key shown once, stores only its hash, lists and revokes it', async () => {

@@ -3,44 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { runCli } from '../../src/cli/run.js';
-import { openDatabase } from '../../src/storage/database.js';
-import { ed25519Pem, isPostgres, tempDir, testConfig, testStore } from '../helpers/context.js';
+import { cliFixture } from '../helpers/cli.js';
+import { ed25519Pem, testConfig } from '../helpers/context.js';
 import { samplePdf, sha256Hex } from '../helpers/requests.js';
 
 /** Operator workflows end to end: notaries, issuers, seals, revocation headers, key rotation, sealing. */
-const dir = tempDir();
-const store = isPostgres() ? testStore() : { kind: 'embedded' as const, dataDir: dir };
-const env: Record<string, string> = {
-  DATA_DIR: dir,
-  LOG_LEVEL: 'silent',
-  ANCHOR_INTERVAL_MS: '0',
-  SIGNING_KEY: '', // no inline key: the server generates DATA_DIR/signing-key.pem
-  ...(store.kind === 'postgres'
-    ? { DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' }
-    : {}),
-};
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+// no inline SIGNING_KEY: the server generates DATA_DIR/signing-key.pem
+const { dataDir: dir, store, env, cli, cleanup } = cliFixture({ SIGNING_KEY: '' });
+afterAll(cleanup);
 
 function writePem(name: string, pem: string): string {
   const file = path.join(dir, name);
   fs.writeFileSync(file, pem, { mode: 0o600 });
   return file;
 }
-
-afterAll(async () => {
-  if (store.kind === 'postgres') {
-    const db = await openDatabase(store, { migrate: false });
-    await db.knex.raw('drop schema if exists ?? cascade', [store.schema ?? '']);
-    await db.close();
-  }
-});
 
 describe('operator CLI', () => {
   it('registers a notary, makes a seal, issues an ALLOW, revokes with signed headers, rotates keys, seals the log', async () => {

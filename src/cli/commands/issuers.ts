@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { rawEd25519PublicKey, signRevocation } from '../../receipts/revocation.js';
-import { CliError, flags, required, withStore, type Command } from '../context.js';
+import { CliError, flags, readFlagFile, required, withStore, type Command } from '../context.js';
 
 function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unknown }): string {
   if (typeof values['public-key'] === 'string') {
@@ -13,8 +12,9 @@ function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unk
     values['public-key-file'] as string | undefined,
     'public-key or --public-key-file',
   );
+  const pem = readFlagFile(file);
   try {
-    return rawEd25519PublicKey(fs.readFileSync(file, 'utf8'));
+    return rawEd25519PublicKey(pem);
   } catch {
     throw new CliError(`${file} is not a readable Ed25519 PEM key`);
   }
@@ -68,12 +68,7 @@ export const signRevocationCommand: Command = async (ctx) => {
     throw new CliError('--receipt must be a receipt uuid');
   }
   const keyFile = required(values['key-file'], 'key-file');
-  let pem: string;
-  try {
-    pem = fs.readFileSync(keyFile, 'utf8');
-  } catch {
-    throw new CliError(`cannot read ${keyFile}`);
-  }
+  const pem = readFlagFile(keyFile);
   const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   let headers;
   try {

@@ -1,14 +1,8 @@
 import { createPublicKey } from 'node:crypto';
-import fs from 'node:fs';
-import { CliError, flags, required, withStore, type Command } from '../context.js';
+import { CliError, flags, readFlagFile, required, withStore, type Command } from '../context.js';
 
 function readP256PublicKey(file: string): string {
-  let pem: string;
-  try {
-    pem = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new CliError(`cannot read ${file}`);
-  }
+  const pem = readFlagFile(file);
   try {
     const key = createPublicKey(pem);
     if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { createSeal, SealInputError } from '../../receipts/seal.js';
-import { CliError, flags, required, type Command } from '../context.js';
+import { CliError, flags, readFlagFile, required, type Command } from '../context.js';
 
 /** Makes a SIM-ECDSA-v1 seal (ES256 compact JWS) for tests and demos. Needs no store. */
 export const sealCreateCommand: Command = async (ctx) => {
@@ -14,12 +13,7 @@ export const sealCreateCommand: Command = async (ctx) => {
   if (!/^sha256:[0-9a-f]{64}$/.test(docHash))
     throw new CliError('--doc-hash must be sha256:<64 hex>');
   const keyFile = required(values['key-file'], 'key-file');
-  let pem: string;
-  try {
-    pem = fs.readFileSync(keyFile, 'utf8');
-  } catch {
-    throw new CliError(`cannot read ${keyFile}`);
-  }
+  const pem = readFlagFile(keyFile);
   try {
     ctx.out(
       createSeal(

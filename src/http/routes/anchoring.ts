@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AnchorState } from '../../contract/common.js';
 import { hashToWire } from '../../anchoring/wire.js';
-import { ApiError, receiptNotFound } from '../api-error.js';
-import { principalOf } from '../plugins/auth.js';
+import { ApiError } from '../api-error.js';
+import { visibleReceipt } from './visible-receipt.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 import { anchorStateOf } from '../views.js';
@@ -38,11 +38,7 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       response: { 200: AnchorState, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
     },
     handler: async (request) => {
-      const record = await app.repos.receipts.find(
-        principalOf(request).tenant,
-        request.params.receiptId,
-      );
-      if (!record) throw receiptNotFound();
+      const record = await visibleReceipt(app, request, request.params.receiptId);
       if (!record.hasProofArtifact) {
         throw new ApiError(
           'proof_artifact_required_for_anchor',

@@ -7,6 +7,7 @@ import { authorizeRevocation } from '../../receipts/revocation.js';
 import { verifyReceipt } from '../../receipts/verify.js';
 import { ApiError, receiptNotFound } from '../api-error.js';
 import { principalOf } from '../plugins/auth.js';
+import { visibleReceipt } from './visible-receipt.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -33,11 +34,7 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
       response: { 200: VerificationStatus, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
     handler: async (request) => {
-      const record = await app.repos.receipts.find(
-        principalOf(request).tenant,
-        request.params.receiptId,
-      );
-      if (!record) throw receiptNotFound();
+      const record = await visibleReceipt(app, request, request.params.receiptId);
       const keys = await app.repos.signingKeys.list();
       return verifyReceipt({
         receipt: record.receipt,

@@ -7,8 +7,8 @@ import {
   VerificationRequest,
   VerificationResponse,
 } from '../../contract/verification.js';
-import { receiptNotFound } from '../api-error.js';
 import { principalOf } from '../plugins/auth.js';
+import { visibleReceipt } from './visible-receipt.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 import { listItemOf, verificationReceiptOf, verificationResponseOf } from '../views.js';
@@ -42,11 +42,7 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       response: { 200: VerificationReceipt, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
     handler: async (request) => {
-      const record = await app.repos.receipts.find(
-        principalOf(request).tenant,
-        request.params.receiptId,
-      );
-      if (!record) throw receiptNotFound();
+      const record = await visibleReceipt(app, request, request.params.receiptId);
       return verificationReceiptOf(record);
     },
   });

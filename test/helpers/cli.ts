@@ -1,0 +1,38 @@
+import { runCli } from '../../src/cli/run.js';
+import type { StoreConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { isPostgres, tempDir, testStore } from './context.js';
+
+/**
+ * A store the CLI shares with a server built in the same test: a temp DATA_DIR (embedded), or a
+ * fresh PostgreSQL schema when DATABASE_URL is set, with the env the CLI would see.
+ */
+export function cliFixture(extraEnv: Record<string, string> = {}) {
+  const dataDir = tempDir();
+  const store: StoreConfig = isPostgres() ? testStore() : { kind: 'embedded', dataDir };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ANCHOR_INTERVAL_MS: '0',
+    ...(store.kind === 'postgres'
+      ? { DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' }
+      : {}),
+    ...extraEnv,
+  };
+
+  async function cli(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  async function cleanup(): Promise<void> {
+    if (store.kind !== 'postgres') return;
+    const db = await openDatabase(store, { migrate: false });
+    await db.knex.raw('drop schema if exists ?? cascade', [store.schema ?? '']);
+    await db.close();
+  }
+
+  return { dataDir, store, env, cli, cleanup };
+}
