@@ -204,7 +204,7 @@ describe('operator CLI', () => {
     expect((await cli('notaries', 'remove', '--tenant', 'acme', '--id', 'TX-1')).code).toBe(0);
     expect((await cli('issuers', 'remove', '--id', 'escrow-co')).code).toBe(0);
     expect((await cli('issuers', 'remove', '--id', 'escrow-co')).code).toBe(1);
-  });
+  }, 120_000);
 
   it('explains bad operator input', async () => {
     expect(
