@@ -3,8 +3,12 @@ import path from 'node:path';
 
 /**
  * The embedded store (PGlite) is single-process: two processes opening one data directory
- * would corrupt it. Whoever opens the directory holds `<dataDir>/receipts.lock` (our pid)
- * until it closes; a second opener gets a `DataDirLockedError` naming the holder.
+ * would corrupt it. Whoever opens the directory holds `<dataDir>/receipts.lock` until it closes;
+ * a second opener gets a `DataDirLockedError` naming the holder.
+ *
+ * The lock records the holder's pid and, on Linux, the kernel's start time of that pid
+ * (/proc/<pid>/stat field 22). A lock whose pid is gone, or is now a different process (pids
+ * are reused: in a container the server is always pid 1), is stale and is taken over.
  */
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
@@ -23,6 +27,17 @@ export interface DataDirLock {
   release(): void;
 }
 
+/** Start time of a process in clock ticks since boot, or undefined where /proc is unavailable. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) may contain spaces: count fields after its closing parenthesis
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -32,16 +47,32 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** Whether the process recorded in a lock file is still the one running under that pid. */
+function holderLive(recorded: string): { pid: number; live: boolean } {
+  const [pidText, started] = recorded.trim().split(' ');
+  const pid = Number.parseInt(pidText ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return { pid, live: false };
+  const now = startTimeOf(pid);
+  if (started !== undefined && now !== undefined) return { pid, live: started === now };
+  return { pid, live: pid !== process.pid || started === undefined };
+}
+
+function lockContent(): string {
+  const started = startTimeOf(process.pid);
+  return started === undefined ? String(process.pid) : `${process.pid} ${started}`;
+}
+
 export function acquireDataDirLock(dataDir: string): DataDirLock {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lockPath = path.join(dataDir, 'receipts.lock');
+  const content = lockContent();
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
+      fs.writeFileSync(lockPath, content, { flag: 'wx', mode: 0o600 });
       return {
         release() {
           try {
-            if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+            if (fs.readFileSync(lockPath, 'utf8') === content) fs.unlinkSync(lockPath);
           } catch {
             // already gone
           }
@@ -49,12 +80,9 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
-        throw new DataDirLockedError(dataDir, holder);
-      }
-      if (holder === process.pid) throw new DataDirLockedError(dataDir, holder);
-      fs.unlinkSync(lockPath); // stale: its process is gone
+      const holder = holderLive(fs.readFileSync(lockPath, 'utf8'));
+      if (holder.live) throw new DataDirLockedError(dataDir, holder.pid);
+      fs.unlinkSync(lockPath); // stale: its process is gone or its pid was reused
     }
   }
   throw new Error(`could not lock ${dataDir}`);
