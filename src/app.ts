@@ -13,6 +13,7 @@ import errorsPlugin from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
 import openapiPlugin from './http/plugins/openapi.js';
 import receiptsPlugin from './http/plugins/receipts.js';
+import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
 import healthRoutes from './http/routes/health.js';
@@ -45,11 +46,22 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }
 
+/** A caller's logger options (tests, embedding) keep the redaction: theirs is added to ours. */
+function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (typeof logger !== 'object' || logger === null) return logger;
+  const own = Array.isArray(logger.redact) ? logger.redact : (logger.redact?.paths ?? []);
+  const censor = Array.isArray(logger.redact) ? undefined : logger.redact?.censor;
+  return {
+    ...logger,
+    redact: { paths: [...REDACTED_PATHS, ...own], censor: censor ?? '[redacted]' },
+  };
+}
+
 /** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: options.logger === undefined ? loggerOptions(config) : withRedaction(options.logger),
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -63,8 +75,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('settings', config);
 
-  const db = options.db ?? (await openDatabase(config.store));
+  const db =
+    options.db ??
+    (await openDatabase(config.store, {
+      log: { warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
+    }));
   await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
+  await app.register(securityHeadersPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(storagePlugin, { db, ownsDb: options.db === undefined });
   await app.register(authPlugin);

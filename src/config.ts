@@ -31,6 +31,7 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalString,
   DATABASE_SCHEMA: optionalString,
   DATABASE_POOL_MAX: intWithDefault(10, 1),
+  DATABASE_QUERY_TIMEOUT_MS: intWithDefault(10_000, 100),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
   BODY_LIMIT_BYTES: intWithDefault(15 * 1024 * 1024, 1024),
   RATE_LIMIT_MAX: intWithDefault(300, 1),
@@ -53,7 +54,14 @@ const EnvSchema = z.object({
 });
 
 export type StoreConfig =
-  | { kind: 'postgres'; url: string; schema?: string | undefined; poolMax: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string | undefined;
+      poolMax: number;
+      /** Longest wait for one query's answer before it counts as the store being unavailable. */
+      queryTimeoutMs?: number | undefined;
+    }
   /** `dataDir: null` keeps the embedded database in memory (tests, benchmarks). */
   | { kind: 'embedded'; dataDir: string | null };
 

@@ -14,11 +14,18 @@ export interface Database {
 
 const ACQUIRE_TIMEOUT_MS = 5_000;
 
+/** Where knex's own warnings go (pool and connection errors); the app passes its JSON logger. */
+export interface StoreLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
 export async function openDatabase(
   store: StoreConfig,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; log?: StoreLog } = {},
 ): Promise<Database> {
-  const { knex, lock } = store.kind === 'postgres' ? openPostgres(store) : openEmbedded(store);
+  const { knex, lock } =
+    store.kind === 'postgres' ? openPostgres(store, options.log) : openEmbedded(store, options.log);
   const db: Database = {
     knex,
     kind: store.kind,
@@ -39,10 +46,28 @@ export async function openDatabase(
   return db;
 }
 
-function openPostgres(store: Extract<StoreConfig, { kind: 'postgres' }>) {
+function knexLog(log: StoreLog | undefined): Knex.Config['log'] {
+  if (!log) return undefined;
+  const text = (message: unknown) => (message instanceof Error ? message.message : String(message));
+  return {
+    warn: (m: unknown) => log.warn(`knex: ${text(m)}`),
+    error: (m: unknown) => log.error(`knex: ${text(m)}`),
+    deprecate: (m: unknown) => log.warn(`knex deprecation: ${text(m)}`),
+    debug: () => undefined,
+  };
+}
+
+function openPostgres(store: Extract<StoreConfig, { kind: 'postgres' }>, log?: StoreLog) {
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString: store.url, connectionTimeoutMillis: 3_000 },
+    connection: {
+      connectionString: store.url,
+      connectionTimeoutMillis: 3_000,
+      // a store that stops answering mid-query must not hold a request (or shutdown) for ever
+      query_timeout: store.queryTimeoutMs ?? 10_000,
+      keepAlive: true,
+    },
+    log: knexLog(log),
     searchPath: store.schema ? [store.schema] : undefined,
     pool: { min: 0, max: store.poolMax },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
@@ -50,7 +75,7 @@ function openPostgres(store: Extract<StoreConfig, { kind: 'postgres' }>) {
   return { knex, lock: undefined };
 }
 
-function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>) {
+function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, log?: StoreLog) {
   let lock: DataDirLock | undefined;
   if (store.dataDir !== null) lock = acquireDataDirLock(store.dataDir);
   const knex = knexFactory({
@@ -58,6 +83,7 @@ function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>) {
     dialect: 'postgres',
     connection: store.dataDir === null ? {} : { filename: path.join(store.dataDir, 'pgdata') },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS * 6,
+    log: knexLog(log),
   });
   return { knex, lock };
 }

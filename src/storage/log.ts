@@ -101,13 +101,14 @@ export class LogRepository {
     for (let i = 0; i < rows.length; i += 5_000) {
       await trx('log_nodes').insert(rows.slice(i, i + 5_000));
     }
-    const seqs = input.entries.map((e) => e.seq);
-    const indices = input.entries.map((_, i) => input.firstIndex + i);
-    await trx.raw(
-      `update log_entries e set leaf_index = s.idx, anchored_at = now()
-         from unnest(?::bigint[], ?::bigint[]) as s(seq, idx) where e.seq = s.seq`,
-      [seqs, indices],
-    );
+    for (let i = 0; i < input.entries.length; i += 5_000) {
+      const batch = input.entries.slice(i, i + 5_000);
+      await trx.raw(
+        `update log_entries e set leaf_index = s.idx, anchored_at = now()
+           from unnest(?::bigint[], ?::bigint[]) as s(seq, idx) where e.seq = s.seq`,
+        [batch.map((e) => e.seq), batch.map((_, j) => input.firstIndex + i + j)],
+      );
+    }
     await trx('log_checkpoints').insert({
       tree_size: input.checkpoint.treeSize,
       root_hash: input.checkpoint.rootHash,

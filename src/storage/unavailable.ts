@@ -20,7 +20,10 @@ const MESSAGES = [
   'Connection terminated',
   'connection error',
   'not queryable',
-  'timeout exceeded when trying to connect',
+  'timeout exceeded when trying to connect', // pg-pool
+  'timeout expired', // pg.Client connectionTimeoutMillis
+  'Query read timeout', // pg.Client query_timeout
+  'Connection terminated due to connection timeout',
   'Timeout acquiring a connection',
   'Unable to acquire a connection',
   'the database system is',

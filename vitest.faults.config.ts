@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Fault-injection tests (`npm run test:faults`): they terminate backends and stop and start the
+ * machine's PostgreSQL, so they run alone, one file at a time, and never in the normal suite
+ * (the PostgreSQL ones only run when RECEIPTS_FAULT_TESTS=1, which only this config sets).
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run test:faults
+ */
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.test.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 90_000,
+    reporters: ['default'],
+    env: { RECEIPTS_FAULT_TESTS: '1' },
+  },
+});
