@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import githubAppPlugin from './github/plugin.js';
 import anchoringPlugin from './http/plugins/anchoring.js';
 import authPlugin from './http/plugins/auth.js';
-import errorsPlugin from './http/plugins/errors.js';
+import errorsPlugin, { malformedUrlHandler } from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
 import openapiPlugin from './http/plugins/openapi.js';
 import receiptsPlugin from './http/plugins/receipts.js';
@@ -66,6 +66,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // long ids reach validation (a 400 ErrorResponse) instead of the router's bare 414
+    maxParamLength: 2048,
+    // a URL the router cannot even decode: still our ErrorResponse, never Fastify's raw body
+    frameworkErrors: malformedUrlHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

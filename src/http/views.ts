@@ -2,7 +2,7 @@ import type { AnchorState } from '../contract/common.js';
 import { canonicalReceipt } from '../receipts/canonical.js';
 import { statusOf } from '../receipts/status.js';
 import type { ReceiptView } from '../receipts/types.js';
-import type { ReceiptRecord } from '../storage/receipts.js';
+import type { ReceiptRecord, ReceiptSummary } from '../storage/receipts.js';
 
 /** Wire views of a stored receipt (spec §2.3, §2.4, §2.12). Pure functions of the record. */
 
@@ -79,14 +79,13 @@ export function verificationReceiptOf(record: ReceiptRecord) {
   };
 }
 
-export function listItemOf(record: ReceiptRecord) {
-  const revoked = record.revokedAt !== null;
+export function listItemOf(summary: ReceiptSummary) {
   return {
-    receiptId: record.id,
-    status: statusOf(record.receipt.decision, revoked),
-    decision: record.receipt.decision,
-    createdAt: record.receipt.createdAt,
-    anchorStatus: anchorStateOf(record).status,
-    revoked,
+    receiptId: summary.id,
+    status: statusOf(summary.decision, summary.revoked),
+    decision: summary.decision,
+    createdAt: summary.createdAt,
+    anchorStatus: summary.anchored ? 'ANCHORED' : 'PENDING',
+    revoked: summary.revoked,
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { UnsignedReceipt } from '../receipts/canonical.js';
+import type { Decision } from '../contract/common.js';
 import type { StoredReceipt } from '../receipts/types.js';
 
 /** One stored receipt with its lifecycle state, as the store has it right now. */
@@ -33,6 +34,15 @@ interface ReceiptRow {
   leaf_hash: Buffer | null;
 }
 
+interface SummaryRow {
+  id: string;
+  created_at: Date;
+  revoked_at: Date | null;
+  leaf_index: string | number | null;
+  decision: Decision;
+  created_at_text: string;
+}
+
 export interface NewReceipt {
   tenant: string;
   receipt: StoredReceipt;
@@ -40,8 +50,18 @@ export interface NewReceipt {
   externalId?: string | undefined;
 }
 
+/** What a list item needs, without the receipt body (which can be large). */
+export interface ReceiptSummary {
+  id: string;
+  decision: Decision;
+  /** createdAt as written in the signed receipt. */
+  createdAt: string;
+  revoked: boolean;
+  anchored: boolean;
+}
+
 export interface ReceiptPage {
-  items: ReceiptRecord[];
+  items: ReceiptSummary[];
   nextCursor: string | undefined;
 }
 
@@ -154,7 +174,16 @@ export class ReceiptRepository {
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */
   async list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage> {
     const after = decodeCursor(cursor);
-    const query = this.select(this.knex)
+    const query = this.knex('receipts as r')
+      .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
+      .select(
+        'r.id',
+        'r.created_at',
+        'r.revoked_at',
+        'l.leaf_index',
+        this.knex.raw(`r.body->>'decision' as decision`),
+        this.knex.raw(`r.body->>'createdAt' as created_at_text`),
+      )
       .where('r.tenant', tenant)
       .orderBy([
         { column: 'r.created_at', order: 'desc' },
@@ -162,12 +191,18 @@ export class ReceiptRepository {
       ])
       .limit(limit + 1);
     if (after) query.whereRaw('(r.created_at, r.id) < (?::timestamptz, ?::uuid)', after);
-    const rows = (await query) as ReceiptRow[];
-    const items = rows.slice(0, limit).map(toRecord);
-    const last = items[items.length - 1];
+    const rows = (await query) as SummaryRow[];
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
     return {
-      items,
-      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : undefined,
+      items: page.map((row) => ({
+        id: row.id,
+        decision: row.decision,
+        createdAt: row.created_at_text,
+        revoked: row.revoked_at !== null,
+        anchored: row.leaf_index !== null,
+      })),
+      nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined,
     };
   }
 }

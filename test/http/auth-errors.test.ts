@@ -152,3 +152,20 @@ describe('public endpoints', () => {
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
 });
+
+describe('URLs the router cannot decode', () => {
+  it('are a 400 ErrorResponse, not a framework body', async () => {
+    const res = await ctx.app.inject({
+      url: '/api/v1/receipt/%E0%A4%A',
+      headers: { 'x-api-key': readKey },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'validation_failed', message: 'malformed request URL' });
+    const long = await ctx.app.inject({
+      url: `/api/v1/receipt/${'a'.repeat(500)}`,
+      headers: { 'x-api-key': readKey },
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error).toBe('validation_failed');
+  });
+});

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isStoreUnavailable } from '../../storage/unavailable.js';
@@ -44,6 +44,16 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
     return new ApiError('validation_failed', fe.message ?? 'bad request');
   }
   return new ApiError('internal_error', 'internal error');
+}
+
+/** Fastify's `frameworkErrors`: a URL the router cannot decode, answered as an ErrorResponse. */
+export function malformedUrlHandler(
+  _error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const error = new ApiError('validation_failed', 'malformed request URL');
+  void reply.code(400).header('x-request-id', request.id).send(error.toResponse());
 }
 
 export default fp(
