@@ -56,7 +56,7 @@ async function verify(name: string, store: StoreConfig): Promise<Figures> {
     });
     const stored = Number((await db.knex('receipts').count({ n: '*' }).first())?.n);
     console.log(
-      `${name}: ${stored} receipts stored for ${figures.requests - figures.non2xx} acknowledged`,
+      `${name}: ${stored} receipts stored, ${figures.requests - figures.non2xx} acknowledged inside the window (requests in flight when it closed complete too)`,
     );
     return figures;
   } finally {
