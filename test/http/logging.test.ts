@@ -60,7 +60,7 @@ beforeAll(async () => {
     await repos.apiKeys.create({ tenant: 't', name: 'log', scopes: ['verify', 'read', 'revoke'] })
   ).token;
   secrets.apiKey = key;
-  secrets.apiKeySecret = key.split('_')[2] as string;
+  secrets.apiKeySecret = key.slice('vrs_'.length + 32 + 1); // the secret may itself contain '_'
   const notary = await registerNotary(repos, 't');
   await repos.issuers.add({
     issuerId: 'escrow-co',
