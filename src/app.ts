@@ -67,7 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     // long ids reach validation (a 400 ErrorResponse) instead of the router's bare 414
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     // a URL the router cannot even decode: still our ErrorResponse, never Fastify's raw body
     frameworkErrors: malformedUrlHandler,
   }).withTypeProvider<ZodTypeProvider>();
