@@ -36,3 +36,21 @@ export class KeyRing {
       : { status: 'invalid', reason: 'signature does not match the canonical receipt' };
   }
 }
+
+/**
+ * The key ring as the store has it now, rebuilt only when the set of keys changes (a rotation
+ * by the CLI, possibly in another process): the store is asked every time, the keys are parsed
+ * once.
+ */
+export class KeyRingSource {
+  private cached: { ids: string; ring: KeyRing } | undefined;
+
+  constructor(private readonly load: () => Promise<Ed25519PublicJwk[]>) {}
+
+  async current(): Promise<KeyRing> {
+    const jwks = await this.load();
+    const ids = jwks.map((k) => `${k.kid}:${k.x}`).join(',');
+    if (this.cached?.ids !== ids) this.cached = { ids, ring: new KeyRing(jwks) };
+    return this.cached.ring;
+  }
+}

@@ -131,13 +131,22 @@ function privateKeyFrom(pem: string): KeyObject {
   return key;
 }
 
+/** Parsed notary keys by PEM text: parsing dominated the seal check. Bounded, cleared when full. */
+const parsedKeys = new Map<string, KeyObject | undefined>();
+const PARSED_KEYS_MAX = 1_000;
+
 function publicKeyFrom(pem: string): KeyObject | undefined {
+  if (parsedKeys.has(pem)) return parsedKeys.get(pem);
+  let key: KeyObject | undefined;
   try {
-    const key = createPublicKey(pem);
-    return isP256(key) ? key : undefined;
+    const parsed = createPublicKey(pem);
+    key = isP256(parsed) ? parsed : undefined;
   } catch {
-    return undefined;
+    key = undefined;
   }
+  if (parsedKeys.size >= PARSED_KEYS_MAX) parsedKeys.clear();
+  parsedKeys.set(pem, key);
+  return key;
 }
 
 function encodeJson(value: unknown): string {

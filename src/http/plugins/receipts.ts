@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { DEFAULT_TRUSTED_EVENTS } from '../../receipts/checks/ci.js';
 import { ReceiptIssuer } from '../../receipts/issuance.js';
+import { KeyRingSource } from '../../receipts/keyring.js';
 import { loadKeySource } from '../../receipts/key-source.js';
 import { ScreeningLists } from '../../receipts/screening/index.js';
 import { createSigner, type Signer } from '../../receipts/signer.js';
@@ -12,6 +13,8 @@ declare module 'fastify' {
     issuer: ReceiptIssuer;
     /** Undefined when SIGNING_DISABLED=true: receipts are then stored unsigned (legacy-unsigned). */
     signer: Signer | undefined;
+    /** Every public signing key, active and retired, for later verification. */
+    keyRing: KeyRingSource;
   }
 }
 
@@ -29,6 +32,10 @@ export default fp(
     }
     const screening = await ScreeningLists.load(config.screeningListsDir);
     app.decorate('signer', signer);
+    app.decorate(
+      'keyRing',
+      new KeyRingSource(async () => (await app.repos.signingKeys.list()).map((k) => k.jwk)),
+    );
     app.decorate(
       'issuer',
       new ReceiptIssuer({

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RevocationResponse, VerificationStatus } from '../../contract/lifecycle.js';
-import { KeyRing } from '../../receipts/keyring.js';
 import { authorizeRevocation } from '../../receipts/revocation.js';
 import { verifyReceipt } from '../../receipts/verify.js';
 import { ApiError, receiptNotFound } from '../api-error.js';
@@ -35,10 +34,9 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       const record = await visibleReceipt(app, request, request.params.receiptId);
-      const keys = await app.repos.signingKeys.list();
       return verifyReceipt({
         receipt: record.receipt,
-        keyRing: new KeyRing(keys.map((k) => k.jwk)),
+        keyRing: await app.keyRing.current(),
         revoked: record.revokedAt !== null,
         proofVerified: await app.anchoring.proofVerified(record),
       });
