@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { StoreConfig } from '../../src/config.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 const run = promisify(execFile);
 
@@ -263,34 +264,19 @@ export function captureKnexWarnings(knex: Knex): string[] {
  * partition, a hung server or a full firewall state table does: connections stay open and new
  * ones are accepted, but no byte moves until `thaw()`, when everything buffered flows again.
  */
-export class SilentProxy {
-  private server: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
+export class SilentProxy extends TcpProxy {
   private silent = false;
-  port = 0;
 
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async start(): Promise<void> {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-        if (this.silent) s.pause();
-      }
-      client.on('data', (d) => upstream.write(d));
-      upstream.on('data', (d) => client.write(d));
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.port = (server.address() as net.AddressInfo).port;
-    this.server = server;
+  /** Forwards chunk by chunk (not `pipe`, which would resume a paused socket on 'drain'). */
+  protected override relay(client: net.Socket, upstream: net.Socket): void {
+    if (this.silent) {
+      client.pause();
+      upstream.pause();
+    }
+    client.on('data', (d) => upstream.write(d));
+    upstream.on('data', (d) => client.write(d));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
   }
 
   /** Stops moving bytes; with `dropExisting`, open connections are cut first (fresh connects only). */
@@ -305,14 +291,5 @@ export class SilentProxy {
   thaw(): void {
     this.silent = false;
     for (const s of this.sockets) s.resume();
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
-    await closed;
   }
 }

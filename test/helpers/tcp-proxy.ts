@@ -3,7 +3,8 @@ import net from 'node:net';
 /** A TCP proxy in front of PostgreSQL that a test can cut and restore: a real outage. */
 export class TcpProxy {
   private server: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
+  /** Both ends of every open connection. */
+  protected readonly sockets = new Set<net.Socket>();
   port = 0;
 
   constructor(
@@ -19,7 +20,7 @@ export class TcpProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => s.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      this.relay(client, upstream);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -30,6 +31,11 @@ export class TcpProxy {
     });
     this.port = (server.address() as net.AddressInfo).port;
     this.server = server;
+  }
+
+  /** Moves the bytes of one connection both ways. */
+  protected relay(client: net.Socket, upstream: net.Socket): void {
+    client.pipe(upstream).pipe(client);
   }
 
   /** Drops every open connection and refuses new ones. */

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { CiVerificationRequest } from '../../../src/contract/ci.js';
+import { signRevocation } from '../../../src/receipts/revocation.js';
+import type { HostileApp } from './app.js';
+
+type Method = 'GET' | 'POST';
+export interface Endpoint {
+  name: string;
+  method: Method;
+  path: (id: string) => string;
+  /** Needs the issuer headers (revoke). */
+  issuer?: true;
+}
+
+/** Every /api/v1 endpoint. */
+export const ENDPOINTS: Endpoint[] = [
+  { name: 'verify', method: 'POST', path: () => '/api/v1/verify' },
+  { name: 'receipt', method: 'GET', path: (id) => `/api/v1/receipt/${id}` },
+  { name: 'pdf', method: 'GET', path: (id) => `/api/v1/receipt/${id}/pdf` },
+  { name: 're-verify', method: 'POST', path: (id) => `/api/v1/receipt/${id}/verify` },
+  { name: 'revoke', method: 'POST', path: (id) => `/api/v1/receipt/${id}/revoke`, issuer: true },
+  { name: 'anchor', method: 'POST', path: (id) => `/api/v1/anchor/${id}` },
+  { name: 'list', method: 'GET', path: () => '/api/v1/receipts' },
+  { name: 'ci', method: 'POST', path: () => '/api/v1/verifications/ci' },
+  { name: 'consistency', method: 'GET', path: () => '/api/v1/log/consistency?from=1&to=1' },
+  { name: 'checkpoint', method: 'GET', path: () => '/api/v1/log/checkpoint' },
+];
+export const POST_ENDPOINTS = ENDPOINTS.filter((e) => e.method === 'POST');
+export const ID_ENDPOINTS = ENDPOINTS.filter((e) => e.path('ID').includes('ID'));
+export const endpointNamed = (name: string) => ENDPOINTS.find((e) => e.name === name) as Endpoint;
+
+/** A valid CI verification request, with a fresh externalId. */
+export function ciRequest(): CiVerificationRequest {
+  return {
+    externalId: `run-${randomBytes(6).toString('hex')}`,
+    headSha: 'a'.repeat(40),
+    subject: { kind: 'workflow_run', summary: 'build and test' },
+    repository: { fullName: 'acme/widgets', htmlUrl: 'https://github.com/acme/widgets' },
+    provenance: { eventName: 'push' },
+  };
+}
+
+/** Valid issuer headers of 'escrow-co' revoking `id`. */
+export function issuerHeaders(issuerPem: string, id: string): Record<string, string> {
+  const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
+  return {
+    'x-issuer-id': h.issuerId,
+    'x-signature-timestamp': h.timestamp,
+    'x-issuer-signature': h.signature,
+  };
+}
+
+export interface Send {
+  endpoint: Endpoint;
+  id?: string;
+  /** Raw body text (sent as is). */
+  payload?: string;
+  headers?: Record<string, string>;
+  app?: FastifyInstance;
+}
+
+/** One request with the all-scopes key (and issuer headers for revoke), to `s.app` or the app. */
+export async function send(h: HostileApp, s: Send): Promise<LightMyRequestResponse> {
+  const options: InjectOptions = {
+    method: s.endpoint.method,
+    url: s.endpoint.path(s.id ?? h.receiptId),
+    headers: {
+      'x-api-key': h.key,
+      ...(s.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(s.endpoint.issuer ? issuerHeaders(h.issuerPem, s.id ?? h.receiptId) : {}),
+      ...s.headers,
+    },
+    ...(s.payload !== undefined && s.endpoint.method === 'POST' ? { payload: s.payload } : {}),
+  };
+  return (s.app ?? h.ctx.app).inject(options);
+}
+
+/** Every path of a JSON document, leaves and containers alike. */
+export function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const children: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : value !== null && typeof value === 'object'
+      ? Object.entries(value)
+      : [];
+  return children.flatMap(([k, v]) => [[...prefix, k], ...pathsOf(v, [...prefix, k])]);
+}
+
+/** The value at `path` in `doc`. */
+export function valueAt(doc: unknown, path: (string | number)[]): unknown {
+  let node: unknown = doc;
+  for (const step of path) node = (node as Record<string | number, unknown>)[step];
+  return node;
+}
+
+/** A copy of `doc` with the value at `path` replaced (or removed when `value` is undefined). */
+export function setPath(doc: unknown, path: (string | number)[], value: unknown): unknown {
+  const copy: unknown = structuredClone(doc);
+  let node = copy as Record<string | number, unknown>;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  const last = path[path.length - 1] as string | number;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return copy;
+}
