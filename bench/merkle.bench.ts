@@ -9,27 +9,14 @@
 import { performance } from 'node:perf_hooks';
 import { appendLeaves, storedRootHash } from '../src/anchoring/compact-range.js';
 import { leafHash, verifyConsistency, verifyInclusion } from '../src/anchoring/merkle.js';
-import { MemoryNodeStore, type NodeKey, type NodeStore } from '../src/anchoring/node-store.js';
+import { MemoryNodeStore, type NodeStore } from '../src/anchoring/node-store.js';
+import { CountingNodeStore } from '../test/anchoring/reference.js';
 import { consistencyProof, inclusionProof } from '../src/anchoring/proofs.js';
 
 const SEAL_LEAVES = 100_000;
 const SEAL_BATCH = 1_000;
 const TREE_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 const PROOFS_PER_SIZE = 2_000;
-
-/** Counts the node keys requested from the wrapped store (each is one row lookup in SQL). */
-class CountingNodeStore implements NodeStore {
-  keys = 0;
-  calls = 0;
-
-  constructor(private readonly inner: NodeStore) {}
-
-  getNodes(keys: readonly NodeKey[]): Promise<Map<string, Uint8Array>> {
-    this.keys += keys.length;
-    this.calls += 1;
-    return this.inner.getNodes(keys);
-  }
-}
 
 /** Deterministic PRNG (mulberry32), integers in [0, bound). */
 function seededRandom(seed: number): (bound: number) => number {
