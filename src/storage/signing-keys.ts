@@ -27,6 +27,11 @@ export class SigningKeyRepository {
     }));
   }
 
+  /** Raw 32-byte public keys of the whole ring (for checkpoint signatures). */
+  async publicKeyBytes(): Promise<Uint8Array[]> {
+    return (await this.list()).map((k) => new Uint8Array(Buffer.from(k.jwk.x, 'base64url')));
+  }
+
   /** Adds the key if the ring does not have it yet; returns whether it is retired. */
   async ensureRegistered(jwk: Ed25519PublicJwk): Promise<{ retired: boolean }> {
     await this.knex<SigningKeyRow>('signing_keys')

@@ -10,10 +10,8 @@ export const anchorRunCommand: Command = async (ctx) => {
   const signer = createSigner(loadKeySource(ctx.config).pem);
   const result = await withStore(ctx, async (repos) => {
     await repos.signingKeys.ensureRegistered(signer.publicJwk);
-    const service = new AnchorService(repos.log, signer, ctx.config.logOrigin, async () =>
-      (await repos.signingKeys.list()).map(
-        (k) => new Uint8Array(Buffer.from(k.jwk.x, 'base64url')),
-      ),
+    const service = new AnchorService(repos.log, signer, ctx.config.logOrigin, () =>
+      repos.signingKeys.publicKeyBytes(),
     );
     return service.sealAll();
   });

@@ -15,10 +15,8 @@ declare module 'fastify' {
  */
 export default fp(
   async function anchoring(app: FastifyInstance) {
-    const service = new AnchorService(app.repos.log, app.signer, app.settings.logOrigin, async () =>
-      (await app.repos.signingKeys.list()).map(
-        (k) => new Uint8Array(Buffer.from(k.jwk.x, 'base64url')),
-      ),
+    const service = new AnchorService(app.repos.log, app.signer, app.settings.logOrigin, () =>
+      app.repos.signingKeys.publicKeyBytes(),
     );
     app.decorate('anchoring', service);
 

@@ -39,7 +39,7 @@ export default fp(
     const parse = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+      if ((body as string).trim() === '') {
         done(null, undefined);
         return;
       }

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CiVerificationRequest, CiVerificationResponse } from '../../contract/ci.js';
 import { ciResultOf } from '../../receipts/ci-result.js';
+import { statusOf } from '../../receipts/status.js';
 import type { ReceiptRecord } from '../../storage/receipts.js';
 import { principalOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/responses.js';
-import { absoluteUrl, anchorStateOf, receiptPath, verificationResponseOf } from '../views.js';
+import { absoluteUrl, anchorStateOf, receiptPath } from '../views.js';
 
 /** The adapter answer for a stored CI receipt; shared with the GitHub App. */
 export function ciResponseOf(
@@ -16,7 +17,7 @@ export function ciResponseOf(
   const receiptUrl = absoluteUrl(publicUrl, receiptPath(record.id));
   return ciResultOf({
     receipt: record.receipt,
-    status: verificationResponseOf(record).status,
+    status: statusOf(record.receipt.decision, record.revokedAt !== null),
     anchorStatus: anchorStateOf(record).status,
     receiptUrl,
     pdfUrl: `${receiptUrl}/pdf`,
