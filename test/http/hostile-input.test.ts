@@ -58,7 +58,10 @@ describe('hostile bodies', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), anyValue, async (path, value) => {
         const payload = JSON.stringify(setPath(base, path, value));
-        expectSafe(await send({ endpoint: verify, payload }), `${path.join('.')} = ${value}`);
+        expectSafe(
+          await send({ endpoint: verify, payload }),
+          `${path.join('.')} = ${JSON.stringify(value)}`,
+        );
       }),
       { numRuns: 120 },
     );
@@ -73,7 +76,10 @@ describe('hostile bodies', () => {
         const payload = JSON.stringify(
           setPath({ ...base, externalId: ciRequest().externalId }, path, value),
         );
-        expectSafe(await send({ endpoint: ci, payload }), `${path.join('.')} = ${value}`);
+        expectSafe(
+          await send({ endpoint: ci, payload }),
+          `${path.join('.')} = ${JSON.stringify(value)}`,
+        );
       }),
       { numRuns: 60 },
     );
