@@ -1,6 +1,27 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Import paths a folder may not use; type-only imports count too. */
+const forbid = (...groups) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map(([group, message]) => ({ group, message })),
+    },
+  ],
+});
+
+const STORE_DRIVERS = [
+  ['knex', 'knex-pglite', 'pg', '@electric-sql/pglite'],
+  'the domain declares ports; src/storage implements them with knex/pg',
+];
+const STORAGE = [
+  ['**/storage/**'],
+  'the domain declares its ports; storage depends on it, not back',
+];
+const HTTP = [['**/http/**'], 'HTTP is an adapter over the domain: nothing below it imports it'];
+const FASTIFY = [['fastify', 'fastify-*', '@fastify/*'], 'the domain knows nothing of Fastify'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -10,5 +31,28 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
+  },
+  // The layout's import rules (README "Layout"), enforced so they stay true.
+  {
+    files: ['src/receipts/**', 'src/anchoring/**', 'src/auth/**', 'src/errors.ts'],
+    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
+      ['**/github/**', '**/cli/**'],
+      'edges depend on the domain, not back',
+    ]),
+  },
+  {
+    files: ['src/pdf/**', 'src/contract/**'],
+    rules: forbid(STORAGE, HTTP, STORE_DRIVERS),
+  },
+  {
+    files: ['src/github/**'],
+    rules: forbid(HTTP, [
+      ['knex', 'knex-pglite', 'pg'],
+      'the GitHub App reaches the store through the domain',
+    ]),
+  },
+  {
+    files: ['src/cli/**'],
+    rules: forbid(HTTP),
   },
 );

@@ -5,6 +5,7 @@
  *                            and the embedded store)
  */
 import { randomBytes } from 'node:crypto';
+import { noteSignerOf } from '../src/services.js';
 import { AnchorService } from '../src/anchoring/anchor-service.js';
 import { leafHash } from '../src/anchoring/merkle.js';
 import type { StoreConfig } from '../src/config.js';
@@ -40,9 +41,12 @@ async function run(name: string, store: StoreConfig): Promise<string> {
   try {
     const repos = createRepositories(db);
     const signer = createSigner(ed25519Pem());
-    const service = new AnchorService(repos.log, signer, 'bench/log', async () => [
-      new Uint8Array(Buffer.from(signer.publicJwk.x, 'base64url')),
-    ]);
+    const service = new AnchorService(
+      repos.log,
+      noteSignerOf(signer, 'bench/log'),
+      'bench/log',
+      async () => [new Uint8Array(Buffer.from(signer.publicJwk.x, 'base64url'))],
+    );
     await seedPending(db, PENDING);
     let t = performance.now();
     const sealed = await service.sealOnce(PENDING);
@@ -55,7 +59,7 @@ async function run(name: string, store: StoreConfig): Promise<string> {
     t = performance.now();
     for (const r of records) {
       const record = await repos.receipts.find('bench', r.receipt_id as string);
-      if (!record || !(await service.inclusion(record))) throw new Error('no proof');
+      if (!record || !(await service.inclusion(record.anchor))) throw new Error('no proof');
     }
     const proofMs = (performance.now() - t) / records.length;
     return `| ${name} | ${sealed.sealed} | ${(sealMs / 1000).toFixed(2)} | ${Math.round(sealed.sealed / (sealMs / 1000))} | ${proofMs.toFixed(2)} |`;

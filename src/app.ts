@@ -5,14 +5,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { ProbotOctokit } from 'probot';
 import type { Config } from './config.js';
 import githubAppPlugin from './github/plugin.js';
-import anchoringPlugin from './http/plugins/anchoring.js';
 import authPlugin from './http/plugins/auth.js';
 import errorsPlugin, { malformedUrlHandler } from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
 import openapiPlugin from './http/plugins/openapi.js';
-import receiptsPlugin from './http/plugins/receipts.js';
+import sealerPlugin from './http/plugins/sealer.js';
+import servicesPlugin from './http/plugins/services.js';
 import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   /** An already-open store (tests, CLI-driven setups); otherwise the app opens and owns one. */
   db?: Database;
   logger?: FastifyServerOptions['logger'];
+  /** The Octokit class the GitHub App builds its clients from (tests inject one without retries). */
+  octokit?: typeof ProbotOctokit;
 }
 
 /** Never logged, whatever a future serializer decides to include. */
@@ -89,12 +92,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jsonBodyPlugin);
   await app.register(storagePlugin, { db, ownsDb: options.db === undefined });
   await app.register(authPlugin);
-  await app.register(receiptsPlugin, { config });
-  await app.register(anchoringPlugin);
+  await app.register(servicesPlugin, { config });
+  await app.register(sealerPlugin);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(jwksRoutes);
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
-  await app.register(githubAppPlugin, { config });
+  await app.register(githubAppPlugin, {
+    config,
+    ...(options.octokit ? { octokit: options.octokit } : {}),
+  });
   return app;
 }

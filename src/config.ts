@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ServiceError } from './errors.js';
 import { z } from 'zod';
 
 /**
@@ -40,6 +41,7 @@ const EnvSchema = z.object({
   SIGNING_KEY: optionalString,
   SIGNING_KEY_FILE: optionalString,
   SIGNING_DISABLED: boolWithDefault(false),
+  SIGNING_TRUSTED_KIDS: optionalString,
   SCREENING_LISTS_DIR: optionalString,
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
   LOG_ORIGIN: optionalString,
@@ -83,7 +85,13 @@ export interface Config {
   dataDir: string;
   bodyLimitBytes: number;
   rateLimit: { max: number; windowMs: number; redisUrl: string | undefined };
-  signing: { key: string | undefined; keyFile: string | undefined; disabled: boolean };
+  signing: {
+    key: string | undefined;
+    keyFile: string | undefined;
+    disabled: boolean;
+    /** Kids trusted without an endorsement, besides the key this process signs with. */
+    trustedKids: string[];
+  };
   screeningListsDir: string | undefined;
   anchorIntervalMs: number;
   /** Origin line of the log's checkpoints (and the note key name). */
@@ -94,8 +102,11 @@ export interface Config {
   github: GitHubAppConfig | undefined;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends ServiceError<'config_invalid'> {
   override name = 'ConfigError';
+  constructor(message: string) {
+    super('config_invalid', message);
+  }
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -123,7 +134,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, redisUrl: e.REDIS_URL },
-    signing: { key: e.SIGNING_KEY, keyFile: e.SIGNING_KEY_FILE, disabled: e.SIGNING_DISABLED },
+    signing: {
+      key: e.SIGNING_KEY,
+      keyFile: e.SIGNING_KEY_FILE,
+      disabled: e.SIGNING_DISABLED,
+      trustedKids: (e.SIGNING_TRUSTED_KIDS ?? '')
+        .split(',')
+        .map((kid) => kid.trim())
+        .filter((kid) => kid.length > 0),
+    },
     screeningListsDir: e.SCREENING_LISTS_DIR,
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
     logOrigin:

@@ -1,16 +1,39 @@
-import type { Knex } from 'knex';
-import type { Signer } from '../receipts/signer.js';
-import type { CheckpointRecord, LogRepository } from '../storage/log.js';
-import type { ReceiptRecord } from '../storage/receipts.js';
 import { signCheckpoint, verifyCheckpoint } from './checkpoint.js';
 import { appendLeaves } from './compact-range.js';
 import { equalHashes, leafHash, verifyInclusion } from './merkle.js';
 import { consistencyProof, inclusionProof } from './proofs.js';
 import type { NoteSigner } from './signed-note.js';
 import { hashToWire, proofToWire } from './wire.js';
+import type { CheckpointRecord, LogStore } from './log-store.js';
+import { ServiceError } from '../errors.js';
 
 /** Default number of pending entries sealed into one checkpoint. */
 export const SEAL_BATCH = 100_000;
+
+export interface PublishedCheckpoint {
+  origin: string;
+  treeSize: number;
+  rootHash: string;
+  /** The C2SP signed note (tlog-checkpoint). */
+  checkpoint: string;
+  createdAt: string;
+}
+
+export interface ConsistencyEvidence {
+  from: number;
+  to: number;
+  fromRoot: string;
+  toRoot: string;
+  proof: string[];
+}
+
+/** Where a receipt sits in the log (as its store row says) and the hash it must commit to. */
+export interface LeafPosition {
+  leafIndex: number | null;
+  leafHash: Buffer | null;
+  /** The receipt's `sha256:` hash: the log leaf is RFC 9162's leaf hash of its 32 bytes. */
+  receiptHash: string;
+}
 
 export interface InclusionEvidence {
   logIndex: number;
@@ -26,9 +49,10 @@ export interface InclusionEvidence {
  */
 export class AnchorService {
   constructor(
-    private readonly log: LogRepository,
-    private readonly signer: Signer | undefined,
-    private readonly origin: string,
+    private readonly log: LogStore,
+    private readonly signer: NoteSigner | undefined,
+    readonly origin: string,
+    /** The raw Ed25519 keys a checkpoint may be signed with (the trusted key ring). */
     private readonly publicKeys: () => Promise<Uint8Array[]>,
   ) {}
 
@@ -39,19 +63,19 @@ export class AnchorService {
   /** Seals up to `limit` pending entries into one new checkpoint; returns how many. */
   async sealOnce(limit = SEAL_BATCH): Promise<{ sealed: number; treeSize: number }> {
     const noteSigner = this.noteSigner();
-    return this.log.withSealLock(async (trx) => {
-      const size = (await this.log.latestCheckpoint(trx))?.treeSize ?? 0;
-      const entries = await this.log.pending(trx, limit);
+    return this.log.withSealLock(async (tx) => {
+      const size = (await tx.latestCheckpoint())?.treeSize ?? 0;
+      const entries = await tx.pending(limit);
       if (entries.length === 0) return { sealed: 0, treeSize: size };
       const leaves = entries.map((e) => new Uint8Array(e.leafHash));
-      const appended = await appendLeaves(size, leaves, this.log.nodeStore(trx));
+      const appended = await appendLeaves(size, leaves, tx.nodeStore());
       const checkpoint = {
         origin: this.origin,
         treeSize: appended.treeSize,
         rootHash: appended.rootHash,
       };
       const note = await signCheckpoint(checkpoint, noteSigner);
-      await this.log.recordAppend(trx, {
+      await tx.recordAppend({
         firstIndex: size,
         entries,
         nodes: appended.nodes,
@@ -72,12 +96,14 @@ export class AnchorService {
   }
 
   /** Inclusion of an anchored receipt in the latest checkpoint, as wire strings. */
-  async inclusion(record: ReceiptRecord, db?: Knex): Promise<InclusionEvidence | undefined> {
-    const { leafIndex } = record.anchor;
+  async inclusion(
+    position: Pick<LeafPosition, 'leafIndex'>,
+  ): Promise<InclusionEvidence | undefined> {
+    const { leafIndex } = position;
     if (leafIndex === null) return undefined;
-    const latest = await this.log.latestCheckpoint(db);
+    const latest = await this.log.latestCheckpoint();
     if (!latest || latest.treeSize <= leafIndex) return undefined;
-    const proof = await inclusionProof(leafIndex, latest.treeSize, this.log.nodeStore(db));
+    const proof = await inclusionProof(leafIndex, latest.treeSize, this.log.nodeStore());
     return {
       logIndex: leafIndex,
       treeSize: latest.treeSize,
@@ -92,30 +118,45 @@ export class AnchorService {
    * to the root of the latest checkpoint, and that checkpoint's signature verifies with a key of
    * the service's key ring.
    */
-  async proofVerified(record: ReceiptRecord): Promise<boolean> {
-    const { leafIndex, leafHash: storedLeaf } = record.anchor;
+  async proofVerified(position: LeafPosition): Promise<boolean> {
+    const { leafIndex, leafHash: storedLeaf } = position;
     if (leafIndex === null || !storedLeaf) return false;
     const latest = await this.log.latestCheckpoint();
     if (!latest || latest.treeSize <= leafIndex) return false;
-    const expectedLeaf = leafHash(
-      Buffer.from(record.receipt.receiptHash.replace(/^sha256:/, ''), 'hex'),
-    );
+    const expectedLeaf = receiptLeaf(position.receiptHash);
     if (!equalHashes(expectedLeaf, storedLeaf)) return false;
     if (!(await this.checkpointSigned(latest))) return false;
     const proof = await inclusionProof(leafIndex, latest.treeSize, this.log.nodeStore());
     return verifyInclusion(expectedLeaf, leafIndex, latest.treeSize, proof, latest.rootHash);
   }
 
-  async consistency(
-    from: number,
-    to: number,
-  ): Promise<{ from: CheckpointRecord; to: CheckpointRecord; proof: string[] } | undefined> {
-    const [a, b] = await Promise.all([this.log.checkpointAt(from), this.log.checkpointAt(to)]);
-    if (!a || !b || from > to) return undefined;
+  /** The latest signed checkpoint, in wire form; `checkpoint_not_found` before the first. */
+  async checkpoint(): Promise<PublishedCheckpoint> {
+    const latest = await this.log.latestCheckpoint();
+    if (!latest) throw new ServiceError('checkpoint_not_found', 'the log has no checkpoint yet');
     return {
-      from: a,
-      to: b,
-      proof: proofToWire(await consistencyProof(from, to, this.log.nodeStore())),
+      origin: this.origin,
+      treeSize: latest.treeSize,
+      rootHash: hashToWire(latest.rootHash),
+      checkpoint: latest.note,
+      createdAt: latest.createdAt.toISOString(),
+    };
+  }
+
+  /** RFC 9162 consistency proof between two published tree sizes, in wire form. */
+  async consistency(from: number, to: number): Promise<ConsistencyEvidence> {
+    if (from > to) throw new ServiceError('invalid_log_range', '`from` must not exceed `to`');
+    const [a, b] = await Promise.all([this.log.checkpointAt(from), this.log.checkpointAt(to)]);
+    if (!a || !b) {
+      throw new ServiceError('checkpoint_not_found', 'both sizes must be published checkpoints');
+    }
+    const proof = await consistencyProof(from, to, this.log.nodeStore());
+    return {
+      from,
+      to,
+      fromRoot: hashToWire(a.rootHash),
+      toRoot: hashToWire(b.rootHash),
+      proof: proofToWire(proof),
     };
   }
 
@@ -135,12 +176,17 @@ export class AnchorService {
   }
 
   private noteSigner(): NoteSigner {
-    const signer = this.signer;
-    if (!signer) throw new Error('anchoring needs a signing key (SIGNING_DISABLED is set)');
-    return {
-      keyName: this.origin,
-      publicKey: new Uint8Array(Buffer.from(signer.publicJwk.x, 'base64url')),
-      sign: (message) => signer.sign(message),
-    };
+    if (!this.signer) {
+      throw new ServiceError(
+        'signing_disabled',
+        'anchoring needs a signing key (SIGNING_DISABLED is set)',
+      );
+    }
+    return this.signer;
   }
+}
+
+/** RFC 9162 leaf hash of a receipt: the leaf input is the 32 raw bytes of its `sha256:` hash. */
+export function receiptLeaf(receiptHash: string): Uint8Array {
+  return leafHash(Buffer.from(receiptHash.replace(/^sha256:/, ''), 'hex'));
 }

@@ -1,3 +1,5 @@
+import { ServiceError } from '../errors.js';
+
 /** Why a Merkle-log operation was refused. */
 export type LogErrorCode =
   /** A tree size or leaf index is not a safe integer, or lies outside the tree. */
@@ -8,15 +10,8 @@ export type LogErrorCode =
   | 'missing_node';
 
 /** Raised by proof generation, appends and wire decoding; never by the boolean verifiers. */
-export class LogError extends Error {
+export class LogError extends ServiceError<LogErrorCode> {
   override name = 'LogError';
-
-  constructor(
-    readonly code: LogErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Why a checkpoint or signed note was refused. */
@@ -32,13 +27,6 @@ export type CheckpointErrorCode =
   /** A signature line of the trusted key does not verify. */
   | 'invalid_signature';
 
-export class CheckpointError extends Error {
+export class CheckpointError extends ServiceError<CheckpointErrorCode> {
   override name = 'CheckpointError';
-
-  constructor(
-    readonly code: CheckpointErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }

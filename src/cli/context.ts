@@ -1,17 +1,19 @@
 import fs from 'node:fs';
+import { ServiceError } from '../errors.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
-import { openDatabase, type Database } from '../storage/database.js';
+import { createServices, type ServiceOptions, type Services } from '../services.js';
+import { openDatabase } from '../storage/database.js';
 import { createRepositories, type Repositories } from '../storage/repositories.js';
 
 /** A failure the operator caused (bad flag, missing file): printed without a stack trace. */
-export class CliError extends Error {
+export class CliError extends ServiceError<'cli_usage'> {
   override name = 'CliError';
   constructor(
     message: string,
     readonly exitCode = 2,
   ) {
-    super(message);
+    super('cli_usage', message);
   }
 }
 
@@ -27,17 +29,29 @@ export interface CliContext extends CliIo {
 
 export type Command = (ctx: CliContext) => Promise<void>;
 
-/** Opens the store the server uses (same DATABASE_URL / DATA_DIR), runs `fn`, closes it. */
-export async function withStore<T>(
+/**
+ * Opens the store the server uses (same DATABASE_URL / DATA_DIR), builds the services through
+ * the same composition root as the server, runs `fn`, closes the store.
+ */
+export async function withServices<T>(
   ctx: CliContext,
-  fn: (repos: Repositories, db: Database) => Promise<T>,
+  fn: (services: Services) => Promise<T>,
+  options: ServiceOptions = {},
 ): Promise<T> {
   const db = await openDatabase(ctx.config.store);
   try {
-    return await fn(createRepositories(db), db);
+    return await fn(await createServices(ctx.config, createRepositories(db), options));
   } finally {
     await db.close();
   }
+}
+
+/** For commands that only manage records (keys, notaries, issuers): no key, no lists loaded. */
+export function withStore<T>(ctx: CliContext, fn: (repos: Repositories) => Promise<T>) {
+  return withServices(ctx, (services) => fn(services.stores), {
+    loadSigner: false,
+    loadScreening: false,
+  });
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

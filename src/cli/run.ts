@@ -34,6 +34,7 @@ export const USAGE = `usage: receipts <command> [flags]
   anchor run
   signing-keys rotate [--out FILE]
   signing-keys list
+  signing-keys endorse KID
   migrate
 
 The CLI uses the same DATABASE_URL / DATA_DIR as the server (see README).`;

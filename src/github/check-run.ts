@@ -1,4 +1,5 @@
 import type { Context } from 'probot';
+import { ServiceError } from '../errors.js';
 import { isStoreUnavailable } from '../storage/unavailable.js';
 import { failClosedOutput, IN_PROGRESS_OUTPUT, type CheckOutput } from './output.js';
 
@@ -30,8 +31,11 @@ export interface CheckClient {
 }
 
 /** An error whose message is meant for the check run (no internals in it). */
-export class SafeCheckError extends Error {
+export class SafeCheckError extends ServiceError<'check_run_refused'> {
   override name = 'SafeCheckError';
+  constructor(message: string) {
+    super('check_run_refused', message);
+  }
 }
 
 /** This app's check runs for the target (normally at most one; see completeCheckRun). */

@@ -1,6 +1,6 @@
 import { CiVerificationRequest } from '../contract/ci.js';
-import { ciResponseOf } from '../http/routes/ci.js';
-import type { ReceiptRecord } from '../storage/receipts.js';
+import { ciResponseOf } from '../receipts/ci-result.js';
+import type { ReceiptRecord } from '../receipts/ports.js';
 import { SafeCheckError } from './check-run.js';
 import type { ReceiptsAppDeps } from './deps.js';
 import { receiptOutput, type CheckOutput } from './output.js';
@@ -32,7 +32,7 @@ export async function issueForRun(
     const paths = [...new Set(parsed.error.issues.map((i) => i.path.join('.')))].join(', ');
     throw new SafeCheckError(`the workflow run is not a valid verification request (${paths}).`);
   }
-  const { record } = await deps.issueCi(tenant, parsed.data, {
+  const { record } = await deps.receipts.issueCi(tenant, parsed.data, {
     trustedEvents: [...config.trustedEvents],
   });
   return outputOfRecord(deps, record, {

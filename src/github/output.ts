@@ -1,6 +1,6 @@
 import type { CiVerificationResponse } from '../contract/ci.js';
-import { absoluteUrl, receiptPath } from '../http/views.js';
-import type { ReceiptRecord } from '../storage/receipts.js';
+import { absoluteUrl, receiptPath } from '../receipts/links.js';
+import type { ReceiptRecord } from '../receipts/ports.js';
 
 /** What a completed check run shows: conclusion, title and a Markdown summary. */
 export interface CheckOutput {

@@ -1,8 +1,8 @@
 import type { EmitterWebhookEventName } from '@octokit/webhooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Probot } from 'probot';
+import type { Probot, ProbotOctokit } from 'probot';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ServiceError } from '../errors.js';
 import { DEFAULT_TRUSTED_EVENTS } from '../receipts/checks/ci.js';
 import { AppOctokit } from './octokit.js';
 import { createProbot, type ProbotLogger } from './probot.js';
@@ -13,6 +13,8 @@ export const WEBHOOK_PATH = '/api/github/webhooks';
 
 export interface GitHubAppPluginOptions {
   config: Config;
+  /** Defaults to Probot's Octokit with retries and throttling ({@link AppOctokit}). */
+  octokit?: typeof ProbotOctokit;
 }
 
 /**
@@ -30,15 +32,13 @@ export default async function githubAppPlugin(
     return;
   }
   const log = app.log.child({ component: 'github-app' }) as unknown as ProbotLogger;
-  const probot = createProbot(config.github, log, AppOctokit);
+  const probot = createProbot(config.github, log, opts.octokit ?? AppOctokit);
   await probot.load(
     receiptsApp({
       appId: Number(config.github.appId),
       publicUrl: config.publicUrl,
       defaultTrustedEvents: config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS,
-      // resolved per call, so the issuer is the app's current one
-      issueCi: (tenant, request, options) => app.issuer.issueCi(tenant, request, options),
-      findReceipt: (tenant, externalId) => app.repos.receipts.findByExternalId(tenant, externalId),
+      receipts: app.services.receipts,
     }),
   );
 
@@ -62,15 +62,27 @@ function header(request: FastifyRequest, name: string): string | undefined {
 async function receiveWebhook(probot: Probot, request: FastifyRequest): Promise<void> {
   const payload = typeof request.body === 'string' ? request.body : '';
   const signature = header(request, 'x-hub-signature-256');
-  if (!signature) throw new ApiError('unauthorized', 'missing x-hub-signature-256 header');
+  if (!signature)
+    throw new ServiceError('webhook_unauthorized', 'missing x-hub-signature-256 header');
   const valid = await probot.webhooks.verify(payload, signature).catch(() => false);
-  if (!valid) throw new ApiError('unauthorized', 'x-hub-signature-256 does not match the payload');
+  if (!valid) {
+    throw new ServiceError(
+      'webhook_unauthorized',
+      'x-hub-signature-256 does not match the payload',
+    );
+  }
   const id = header(request, 'x-github-delivery');
   const name = header(request, 'x-github-event');
   if (!id || !name) {
-    throw new ApiError('validation_failed', 'missing x-github-event or x-github-delivery header', {
-      headers: ['x-github-event', 'x-github-delivery'].filter((h) => !header(request, h)),
-    });
+    throw new ServiceError(
+      'webhook_invalid',
+      'missing x-github-event or x-github-delivery header',
+      {
+        details: {
+          headers: ['x-github-event', 'x-github-delivery'].filter((h) => !header(request, h)),
+        },
+      },
+    );
   }
   assertJson(payload);
   try {
@@ -90,6 +102,6 @@ function assertJson(payload: string): void {
   try {
     JSON.parse(payload);
   } catch {
-    throw new ApiError('validation_failed', 'the webhook payload is not valid JSON');
+    throw new ServiceError('webhook_invalid', 'the webhook payload is not valid JSON');
   }
 }

@@ -1,6 +1,9 @@
 import type { CiVerificationResponse } from '../contract/ci.js';
 import type { ExternalReceiptStatus } from '../contract/common.js';
-import { conclusionOf } from './status.js';
+import { absoluteUrl, receiptPath } from './links.js';
+import type { ReceiptRecord } from './ports.js';
+import { anchorStateOf, isRevoked } from './record-state.js';
+import { conclusionOf, statusOf } from './status.js';
 import type { StoredReceipt } from './types.js';
 
 const TITLES: Record<ExternalReceiptStatus, string> = {
@@ -43,4 +46,21 @@ export function ciResultOf(input: CiResultInput): CiVerificationResponse {
   };
   if (input.detailsUrl) result.detailsUrl = input.detailsUrl;
   return result;
+}
+
+/** The adapter answer for a stored CI receipt: the HTTP endpoint and the GitHub App both use it. */
+export function ciResponseOf(
+  record: ReceiptRecord,
+  publicUrl: string | undefined,
+  detailsUrl?: string,
+): CiVerificationResponse {
+  const receiptUrl = absoluteUrl(publicUrl, receiptPath(record.id));
+  return ciResultOf({
+    receipt: record.receipt,
+    status: statusOf(record.receipt.decision, isRevoked(record)),
+    anchorStatus: anchorStateOf(record).status,
+    receiptUrl,
+    pdfUrl: `${receiptUrl}/pdf`,
+    detailsUrl: detailsUrl ?? (publicUrl ? receiptUrl : undefined),
+  });
 }

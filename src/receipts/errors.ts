@@ -1,13 +1,19 @@
-/** Why a request cannot be issued at all (as opposed to a check that FAILs inside a receipt). */
-export type IssuanceErrorCode = 'unknown_screening_source';
+import { ServiceError } from '../errors.js';
 
-export class IssuanceError extends Error {
-  override name = 'IssuanceError';
-  constructor(
-    readonly code: IssuanceErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
+/** Why a receipt use case was refused (as opposed to a check that FAILs inside a receipt). */
+export type ReceiptErrorCode =
+  | 'receipt_not_found'
+  | 'proof_artifact_required_for_anchor'
+  | 'external_id_conflict'
+  | 'revocation_unauthorized'
+  | 'revocation_forbidden'
+  | 'checkpoint_not_found'
+  | 'invalid_log_range'
+  | 'signing_disabled';
+
+export class ReceiptError extends ServiceError<ReceiptErrorCode> {
+  override name = 'ReceiptError';
 }
+
+export const receiptNotFound = (): ReceiptError =>
+  new ReceiptError('receipt_not_found', 'no receipt with that id is visible to this API key');

@@ -1,25 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import { receiptLeaf } from '../anchoring/anchor-service.js';
 import type { CiVerificationRequest } from '../contract/ci.js';
 import type { VerificationRequest } from '../contract/verification.js';
-import type { ReceiptRecord, ReceiptRepository } from '../storage/receipts.js';
-import type { NotaryRepository } from '../storage/notaries.js';
-import { leafHash } from '../anchoring/merkle.js';
 import { canonicalJson, sha256Digest } from './canonical.js';
 import { runCiChecks } from './checks/ci.js';
 import { runRonChecks } from './checks/index.js';
 import { commitInputs, normaliseDocHash } from './commitment.js';
-import { IssuanceError } from './errors.js';
+import { ReceiptError } from './errors.js';
 import { resolveProfile, unknownProfileOutcome } from './policy.js';
+import type { NotaryStore, ReceiptRecord, ReceiptStore } from './ports.js';
 import { buildReceipt, type ReceiptDraft } from './receipt.js';
-import type { ScreeningLists } from './screening/index.js';
+import { UnknownScreeningSourceError, type ScreeningLists } from './screening/index.js';
 import type { Signer } from './signer.js';
 import type { CheckOutcome } from './types.js';
 
 export interface IssuanceDeps {
-  knex: Knex;
-  receipts: ReceiptRepository;
-  notaries: NotaryRepository;
+  receipts: ReceiptStore;
+  notaries: NotaryStore;
   screening: ScreeningLists;
   signer: Signer | undefined;
   trustedEvents: string[];
@@ -47,7 +44,7 @@ export class ReceiptIssuer {
       : undefined;
     const docHash = normaliseDocHash(request.doc.docHash);
     const outcomes = await this.ronOutcomes(tenant, request, { docHash, pdfBytes, now });
-    return this.store(tenant, {
+    const record = await this.store(tenant, {
       draft: {
         receiptId: randomUUID(),
         createdAt: now.toISOString(),
@@ -65,16 +62,22 @@ export class ReceiptIssuer {
       },
       hasProofArtifact: pdfBytes !== undefined,
     });
+    if (!record) throw new Error('a RON receipt has no externalId to collide on');
+    return record;
   }
 
-  /** Idempotent per (tenant, externalId): a repeat returns the receipt already issued. */
+  /**
+   * Idempotent per (tenant, externalId): an identical repeat returns the receipt already issued;
+   * the same externalId with different content is refused, like a reused idempotency key.
+   */
   async issueCi(
     tenant: string,
     request: CiVerificationRequest,
     options: { trustedEvents?: string[] } = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
+    const inputsCommitment = sha256Digest(canonicalJson(request));
     const existing = await this.deps.receipts.findByExternalId(tenant, request.externalId);
-    if (existing) return { record: existing, created: false };
+    if (existing) return { record: sameInputs(existing, inputsCommitment), created: false };
     const now = this.now();
     const outcomes = runCiChecks(request, {
       trustedEvents: options.trustedEvents ?? this.deps.trustedEvents,
@@ -83,7 +86,7 @@ export class ReceiptIssuer {
       receiptId: randomUUID(),
       createdAt: now.toISOString(),
       policyProfile: CI_POLICY_PROFILE,
-      inputsCommitment: sha256Digest(canonicalJson(request)),
+      inputsCommitment,
       subject: {
         kind: 'ci-workflow-run',
         externalId: request.externalId,
@@ -95,33 +98,22 @@ export class ReceiptIssuer {
       },
       outcomes,
     };
-    try {
-      const record = await this.store(tenant, {
-        draft,
-        hasProofArtifact: true,
-        externalId: request.externalId,
-      });
-      return { record, created: true };
-    } catch (err) {
-      const raced = isUniqueViolation(err)
-        ? await this.deps.receipts.findByExternalId(tenant, request.externalId)
-        : undefined;
-      if (raced) return { record: raced, created: false };
-      throw err;
-    }
+    const stored = await this.store(tenant, {
+      draft,
+      hasProofArtifact: true,
+      externalId: request.externalId,
+    });
+    if (stored) return { record: stored, created: true };
+    // a concurrent request with the same externalId won the insert: answer with its receipt
+    const raced = await this.deps.receipts.findByExternalId(tenant, request.externalId);
+    if (!raced) throw new Error('externalId reported taken but no receipt holds it');
+    return { record: sameInputs(raced, inputsCommitment), created: false };
   }
 
   private assertKnownSources(request: VerificationRequest): void {
     const unknown = this.deps.screening.unknownSources(request.registryScreening?.sourceIds ?? []);
     if (unknown.length > 0) {
-      throw new IssuanceError(
-        'unknown_screening_source',
-        `unknown screening source: ${unknown.join(', ')}`,
-        {
-          unknownSourceIds: unknown,
-          knownSourceIds: this.deps.screening.knownSourceIds(),
-        },
-      );
+      throw new UnknownScreeningSourceError(unknown, this.deps.screening.knownSourceIds());
     }
   }
 
@@ -136,17 +128,21 @@ export class ReceiptIssuer {
     return runRonChecks({ request, notary, screening: this.deps.screening, profile, ...input });
   }
 
+  /** The stored record, or undefined when the externalId was taken meanwhile. */
   private async store(
     tenant: string,
     input: { draft: ReceiptDraft; hasProofArtifact: boolean; externalId?: string },
-  ): Promise<ReceiptRecord> {
+  ): Promise<ReceiptRecord | undefined> {
     const { receipt } = buildReceipt(input.draft, this.deps.signer);
-    const leaf = input.hasProofArtifact
-      ? Buffer.from(leafHash(Buffer.from(receipt.receiptHash.slice('sha256:'.length), 'hex')))
-      : undefined;
-    await this.deps.knex.transaction(async (trx) => {
-      await this.deps.receipts.insert(trx, { tenant, receipt, ...input }, leaf);
+    const leaf = input.hasProofArtifact ? Buffer.from(receiptLeaf(receipt.receiptHash)) : undefined;
+    const result = await this.deps.receipts.insert({
+      tenant,
+      receipt,
+      hasProofArtifact: input.hasProofArtifact,
+      externalId: input.externalId,
+      leafHash: leaf,
     });
+    if (result === 'duplicate_external_id') return undefined;
     return {
       id: receipt.receiptId,
       tenant,
@@ -156,11 +152,18 @@ export class ReceiptIssuer {
       externalId: input.externalId ?? null,
       revokedAt: null,
       revokedBy: null,
+      revocationAudit: null,
       anchor: { leafIndex: null, anchoredAt: null, leafHash: leaf ?? null },
     };
   }
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
+/** The receipt already issued for an externalId, if it was issued for these same inputs. */
+function sameInputs(record: ReceiptRecord, inputsCommitment: string): ReceiptRecord {
+  if (record.receipt.inputsCommitment === inputsCommitment) return record;
+  throw new ReceiptError(
+    'external_id_conflict',
+    'externalId was already used for a different request; use a new externalId',
+    { details: { externalId: record.externalId, receiptId: record.id } },
+  );
 }

@@ -1,4 +1,5 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { decodeBase64url } from './base64url.js';
 import type { Ed25519PublicJwk } from './signer.js';
 
 export type SignatureCheck =
@@ -10,7 +11,7 @@ export type SignatureCheck =
 export class KeyRing {
   private readonly keys = new Map<string, KeyObject>();
 
-  constructor(jwks: Ed25519PublicJwk[]) {
+  constructor(private readonly jwks: readonly Ed25519PublicJwk[]) {
     for (const jwk of jwks) {
       this.keys.set(
         jwk.kid,
@@ -23,12 +24,22 @@ export class KeyRing {
     return this.keys.has(kid);
   }
 
+  /** The keys as published in the JWKS. */
+  get publicJwks(): readonly Ed25519PublicJwk[] {
+    return this.jwks;
+  }
+
+  /** Raw 32-byte public keys, for signed-note (checkpoint) verification. */
+  publicKeys(): Uint8Array[] {
+    return this.jwks.map((k) => new Uint8Array(Buffer.from(k.x, 'base64url')));
+  }
+
   /** Checks a base64url Ed25519 signature over `message` by the key named `kid`. */
   check(kid: string, message: Uint8Array, signatureB64url: string): SignatureCheck {
     const key = this.keys.get(kid);
     if (!key) return { status: 'unknown-kid', reason: `no key with kid ${kid} in the key ring` };
-    const signature = Buffer.from(signatureB64url, 'base64url');
-    if (signature.length !== 64 || signature.toString('base64url') !== signatureB64url) {
+    const signature = decodeBase64url(signatureB64url);
+    if (!signature || signature.length !== 64) {
       return { status: 'invalid', reason: 'signature is not 64 bytes of base64url' };
     }
     return verify(null, message, key, signature)

@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { ServiceError } from '../errors.js';
 import { z } from 'zod';
 
 /**
@@ -60,8 +61,11 @@ const Claims = z.strictObject({
 });
 
 /** Why `createSeal` refused its input: a malformed claim or a key that is not P-256. */
-export class SealInputError extends Error {
+export class SealInputError extends ServiceError<'seal_input_invalid'> {
   override name = 'SealInputError';
+  constructor(message: string) {
+    super('seal_input_invalid', message);
+  }
 }
 
 /**

@@ -9,6 +9,8 @@ import type { StoredReceipt } from './types.js';
  */
 export function verifyReceipt(input: {
   receipt: StoredReceipt;
+  /** The store row the receipt was read from: its id and time must be the signed ones. */
+  row?: { id: string; createdAt: Date };
   keyRing: KeyRing;
   revoked: boolean;
   proofVerified: boolean;
@@ -16,7 +18,8 @@ export function verifyReceipt(input: {
   const { receipt, keyRing, revoked } = input;
   const canonical = new TextEncoder().encode(canonicalReceipt(receipt));
   const recomputedHash = sha256Digest(canonical);
-  const integrityVerified = recomputedHash === receipt.receiptHash;
+  const integrityVerified =
+    recomputedHash === receipt.receiptHash && (!input.row || rowMatches(receipt, input.row));
   const signature = checkSignature(receipt, keyRing, canonical);
   const signatureVerified = signature.status === 'verified';
   return {
@@ -34,6 +37,14 @@ export function verifyReceipt(input: {
       : null,
     revoked,
   };
+}
+
+/**
+ * A body copied onto another row (with its hash and signature) still verifies on its own: the
+ * row's id and creation time must also be the ones the receipt signs.
+ */
+function rowMatches(receipt: StoredReceipt, row: { id: string; createdAt: Date }): boolean {
+  return receipt.receiptId === row.id && Date.parse(receipt.createdAt) === row.createdAt.getTime();
 }
 
 function checkSignature(

@@ -1,21 +1,9 @@
 import type { Knex } from 'knex';
 import { mintToken, parseToken, secretMatches } from '../auth/api-key-token.js';
+import type { ApiKeyRecord, ApiKeyStore, Principal } from '../auth/ports.js';
 import type { Scope } from '../auth/scopes.js';
 
-export interface ApiKeyRecord {
-  id: string;
-  tenant: string;
-  name: string;
-  scopes: Scope[];
-  createdAt: Date;
-  revokedAt: Date | null;
-}
-
-export interface Principal {
-  keyId: string;
-  tenant: string;
-  scopes: ReadonlySet<Scope>;
-}
+export type { ApiKeyRecord } from '../auth/ports.js';
 
 interface ApiKeyRow {
   id: string;
@@ -36,7 +24,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   revokedAt: row.revoked_at,
 });
 
-export class ApiKeyRepository {
+export class ApiKeyRepository implements ApiKeyStore {
   constructor(private readonly knex: Knex) {}
 
   /** Returns the record and the token; the token is never retrievable again. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { ServiceError } from '../errors.js';
 import path from 'node:path';
 
 /**
@@ -10,13 +11,14 @@ import path from 'node:path';
  * (/proc/<pid>/stat field 22). A lock whose pid is gone, or is now a different process (pids
  * are reused: in a container the server is always pid 1), is stale and is taken over.
  */
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends ServiceError<'store_locked'> {
   override name = 'DataDirLockedError';
   constructor(
     readonly dataDir: string,
     readonly pid: number,
   ) {
     super(
+      'store_locked',
       `the embedded data directory ${dataDir} is in use by process ${pid} (is the server running?). ` +
         'Stop it first, or point DATABASE_URL at PostgreSQL to share one store between processes.',
     );

@@ -1,13 +1,8 @@
 import type { Knex } from 'knex';
+import type { IssuerRecord, IssuerStore } from '../receipts/ports.js';
 import { affectedRows } from './affected.js';
 
-export interface IssuerRecord {
-  issuerId: string;
-  tenant: string;
-  /** Raw 32-byte Ed25519 public key, base64url. */
-  publicKey: string;
-  createdAt: Date;
-}
+export type { IssuerRecord } from '../receipts/ports.js';
 
 interface IssuerRow {
   issuer_id: string;
@@ -24,7 +19,7 @@ const toRecord = (r: IssuerRow): IssuerRecord => ({
 });
 
 /** Issuers authorised to revoke a tenant's receipts, managed with `receipts issuers ...`. */
-export class IssuerRepository {
+export class IssuerRepository implements IssuerStore {
   constructor(private readonly knex: Knex) {}
 
   async add(issuer: Omit<IssuerRecord, 'createdAt'>): Promise<void> {

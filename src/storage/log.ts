@@ -1,29 +1,25 @@
 import type { Knex } from 'knex';
-import type { NodeKey, NodeStore, StoredNode } from '../anchoring/index.js';
+import type { NodeKey, NodeStore } from '../anchoring/index.js';
 import { nodeId } from '../anchoring/index.js';
+import type {
+  AppendRecord,
+  CheckpointRecord,
+  LogStore,
+  PendingEntry,
+  SealTransaction,
+} from '../anchoring/log-store.js';
 
-export interface CheckpointRecord {
-  treeSize: number;
-  rootHash: Buffer;
-  note: string;
-  createdAt: Date;
-}
-
-export interface PendingEntry {
-  seq: number;
-  receiptId: string;
-  leafHash: Buffer;
-}
+type Db = Knex | Knex.Transaction;
 
 /** Arbitrary but fixed key of the advisory lock that serialises sealing across replicas. */
 const SEAL_LOCK_KEY = 0x5ea1_0c;
 
 /** Storage of the Merkle log: entries (the queue), perfect-subtree nodes, checkpoints. */
-export class LogRepository {
+export class LogRepository implements LogStore {
   constructor(private readonly knex: Knex) {}
 
   /** A NodeStore over `log_nodes`, one query per lookup batch. */
-  nodeStore(db: Knex | Knex.Transaction = this.knex): NodeStore {
+  nodeStore(db: Db = this.knex): NodeStore {
     return {
       async getNodes(keys: readonly NodeKey[]) {
         const found = new Map<string, Uint8Array>();
@@ -47,9 +43,7 @@ export class LogRepository {
     };
   }
 
-  async latestCheckpoint(
-    db: Knex | Knex.Transaction = this.knex,
-  ): Promise<CheckpointRecord | undefined> {
+  async latestCheckpoint(db: Db = this.knex): Promise<CheckpointRecord | undefined> {
     const row = await db('log_checkpoints').orderBy('tree_size', 'desc').first();
     return row ? toCheckpoint(row) : undefined;
   }
@@ -63,14 +57,19 @@ export class LogRepository {
    * Runs `fn` holding the cluster-wide seal lock (transaction-scoped advisory lock), so that
    * only one replica appends at a time; everything `fn` writes commits or rolls back together.
    */
-  async withSealLock<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  async withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T> {
     return this.knex.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [SEAL_LOCK_KEY]);
-      return fn(trx);
+      return fn({
+        nodeStore: () => this.nodeStore(trx),
+        latestCheckpoint: () => this.latestCheckpoint(trx),
+        pending: (limit) => this.pending(trx, limit),
+        recordAppend: (append) => this.recordAppend(trx, append),
+      });
     });
   }
 
-  async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {
+  private async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {
     const rows = (await trx('log_entries')
       .select('seq', 'receipt_id', 'leaf_hash')
       .whereNull('leaf_index')
@@ -84,15 +83,7 @@ export class LogRepository {
   }
 
   /** Persists one append: new nodes, leaf positions, and the signed checkpoint. */
-  async recordAppend(
-    trx: Knex.Transaction,
-    input: {
-      firstIndex: number;
-      entries: PendingEntry[];
-      nodes: StoredNode[];
-      checkpoint: Omit<CheckpointRecord, 'createdAt'>;
-    },
-  ): Promise<void> {
+  private async recordAppend(trx: Knex.Transaction, input: AppendRecord): Promise<void> {
     const rows = input.nodes.map((n) => ({
       level: n.level,
       idx: n.index,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { affectedRows } from './affected.js';
+import type { NotaryStore } from '../receipts/ports.js';
 import type { NotaryRecord } from '../receipts/types.js';
 
 interface NotaryRow {
@@ -26,7 +27,7 @@ const toRecord = (row: NotaryRow): NotaryRecord => ({
 });
 
 /** The per-tenant notary registry, managed with `receipts notaries ...`. */
-export class NotaryRepository {
+export class NotaryRepository implements NotaryStore {
   constructor(private readonly knex: Knex) {}
 
   /** Adds or replaces a notary (re-adding updates the commission or rotates the key). */

@@ -1,21 +1,14 @@
 import type { Knex } from 'knex';
 import type { UnsignedReceipt } from '../receipts/canonical.js';
 import type { Decision } from '../contract/common.js';
+import type {
+  InsertResult,
+  NewReceipt,
+  ReceiptPage,
+  ReceiptRecord,
+  ReceiptStore,
+} from '../receipts/ports.js';
 import type { StoredReceipt } from '../receipts/types.js';
-
-/** One stored receipt with its lifecycle state, as the store has it right now. */
-export interface ReceiptRecord {
-  id: string;
-  tenant: string;
-  /** The receipt as stored (body + hash + signature): what later verification re-checks. */
-  receipt: StoredReceipt;
-  createdAt: Date;
-  hasProofArtifact: boolean;
-  externalId: string | null;
-  revokedAt: Date | null;
-  revokedBy: string | null;
-  anchor: { leafIndex: number | null; anchoredAt: Date | null; leafHash: Buffer | null };
-}
 
 interface ReceiptRow {
   id: string;
@@ -32,37 +25,18 @@ interface ReceiptRow {
   leaf_index: string | number | null;
   anchored_at: Date | null;
   leaf_hash: Buffer | null;
+  audit_revoked_at: Date | null;
+  audit_issuer_id: string | null;
 }
 
 interface SummaryRow {
   id: string;
   created_at: Date;
   revoked_at: Date | null;
+  audit_revoked_at: Date | null;
   leaf_index: string | number | null;
   decision: Decision;
   created_at_text: string;
-}
-
-export interface NewReceipt {
-  tenant: string;
-  receipt: StoredReceipt;
-  hasProofArtifact: boolean;
-  externalId?: string | undefined;
-}
-
-/** What a list item needs, without the receipt body (which can be large). */
-export interface ReceiptSummary {
-  id: string;
-  decision: Decision;
-  /** createdAt as written in the signed receipt. */
-  createdAt: string;
-  revoked: boolean;
-  anchored: boolean;
-}
-
-export interface ReceiptPage {
-  items: ReceiptSummary[];
-  nextCursor: string | undefined;
 }
 
 function toRecord(row: ReceiptRow): ReceiptRecord {
@@ -83,6 +57,10 @@ function toRecord(row: ReceiptRow): ReceiptRecord {
     externalId: row.external_id,
     revokedAt: row.revoked_at,
     revokedBy: row.revoked_by,
+    revocationAudit:
+      row.audit_revoked_at && row.audit_issuer_id
+        ? { revokedAt: row.audit_revoked_at, issuerId: row.audit_issuer_id }
+        : null,
     anchor: {
       leafIndex: row.leaf_index === null ? null : Number(row.leaf_index),
       anchoredAt: row.anchored_at,
@@ -122,21 +100,45 @@ function decodeCursor(cursor: string | undefined): [string, string] | undefined 
   return undefined;
 }
 
-export class ReceiptRepository {
+/** PostgreSQL's unique_violation on the (tenant, external_id) index: a result, not a failure. */
+function isExternalIdTaken(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === 'receipts_tenant_external_id' ||
+      String(e.message).includes('receipts_tenant_external_id'))
+  );
+}
+
+export class ReceiptRepository implements ReceiptStore {
   constructor(private readonly knex: Knex) {}
 
   private select(db: Knex | Knex.Transaction) {
     return db<ReceiptRow>('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
-      .select('r.*', 'l.leaf_index', 'l.anchored_at', 'l.leaf_hash');
+      .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
+      .select(
+        'r.*',
+        'l.leaf_index',
+        'l.anchored_at',
+        'l.leaf_hash',
+        'v.revoked_at as audit_revoked_at',
+        'v.issuer_id as audit_issuer_id',
+      );
   }
 
-  /** Inserts the receipt (and queues it for anchoring when it has a proof artifact). */
-  async insert(
-    trx: Knex.Transaction,
-    input: NewReceipt,
-    leafHash: Buffer | undefined,
-  ): Promise<void> {
+  /** The receipt and (with a proof artifact) its log entry, in one transaction. */
+  async insert(input: NewReceipt): Promise<InsertResult> {
+    try {
+      await this.knex.transaction((trx) => this.insertRows(trx, input));
+      return 'created';
+    } catch (err) {
+      if (isExternalIdTaken(err)) return 'duplicate_external_id';
+      throw err;
+    }
+  }
+
+  private async insertRows(trx: Knex.Transaction, input: NewReceipt): Promise<void> {
     const { receiptHash, receiptSignature, ...body } = input.receipt;
     await trx('receipts').insert({
       id: input.receipt.receiptId,
@@ -149,23 +151,22 @@ export class ReceiptRepository {
       has_proof_artifact: input.hasProofArtifact,
       external_id: input.externalId ?? null,
     });
-    if (leafHash) {
-      await trx('log_entries').insert({ receipt_id: input.receipt.receiptId, leaf_hash: leafHash });
+    if (input.leafHash) {
+      await trx('log_entries').insert({
+        receipt_id: input.receipt.receiptId,
+        leaf_hash: input.leafHash,
+      });
     }
   }
 
   /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */
-  async find(tenant: string, id: string, db: Knex | Knex.Transaction = this.knex) {
-    const row = await this.select(db).where({ 'r.id': id, 'r.tenant': tenant }).first();
+  async find(tenant: string, id: string): Promise<ReceiptRecord | undefined> {
+    const row = await this.select(this.knex).where({ 'r.id': id, 'r.tenant': tenant }).first();
     return row ? toRecord(row as ReceiptRow) : undefined;
   }
 
-  async findByExternalId(
-    tenant: string,
-    externalId: string,
-    db: Knex | Knex.Transaction = this.knex,
-  ) {
-    const row = await this.select(db)
+  async findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined> {
+    const row = await this.select(this.knex)
       .where({ 'r.tenant': tenant, 'r.external_id': externalId })
       .first();
     return row ? toRecord(row as ReceiptRow) : undefined;
@@ -176,10 +177,12 @@ export class ReceiptRepository {
     const after = decodeCursor(cursor);
     const query = this.knex('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
+      .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
       .select(
         'r.id',
         'r.created_at',
         'r.revoked_at',
+        'v.revoked_at as audit_revoked_at',
         'l.leaf_index',
         this.knex.raw(`r.body->>'decision' as decision`),
         this.knex.raw(`r.body->>'createdAt' as created_at_text`),
@@ -199,7 +202,7 @@ export class ReceiptRepository {
         id: row.id,
         decision: row.decision,
         createdAt: row.created_at_text,
-        revoked: row.revoked_at !== null,
+        revoked: row.revoked_at !== null || row.audit_revoked_at !== null,
         anchored: row.leaf_index !== null,
       })),
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined,

@@ -1,21 +1,11 @@
 import type { Knex } from 'knex';
-
-export interface RevocationRequest {
-  tenant: string;
-  receiptId: string;
-  issuerId: string;
-  apiKeyId: string;
-  signatureTimestamp: string;
-  issuerSignature: string;
-}
-
-export type RevocationOutcome = 'REVOKED' | 'ALREADY_REVOKED' | 'NOT_FOUND';
+import type { RevocationOutcome, RevocationRequest, RevocationStore } from '../receipts/ports.js';
 
 /**
  * Revocation is one conditional UPDATE (`... where revoked_at is null`): the row lock makes
  * exactly one of N concurrent calls win; the audit row is written in the same transaction.
  */
-export class RevocationRepository {
+export class RevocationRepository implements RevocationStore {
   constructor(private readonly knex: Knex) {}
 
   async revoke(req: RevocationRequest): Promise<RevocationOutcome> {
@@ -24,6 +14,8 @@ export class RevocationRepository {
       const updated = await trx('receipts')
         .where({ id: req.receiptId, tenant: req.tenant })
         .whereNull('revoked_at')
+        // an audit row means revoked, whatever the (editable) column says
+        .whereNotExists(trx('revocations').select(trx.raw('1')).where('receipt_id', req.receiptId))
         .update({ revoked_at: now, revoked_by: req.issuerId });
       if (updated === 1) {
         await trx('revocations').insert({

@@ -1,11 +1,6 @@
 import type { Knex } from 'knex';
+import type { KeyEndorsement, SigningKeyRecord, SigningKeyStore } from '../receipts/ports.js';
 import type { Ed25519PublicJwk } from '../receipts/signer.js';
-
-export interface SigningKeyRecord {
-  jwk: Ed25519PublicJwk;
-  createdAt: Date;
-  retiredAt: Date | null;
-}
 
 interface SigningKeyRow {
   kid: string;
@@ -14,8 +9,17 @@ interface SigningKeyRow {
   retired_at: Date | null;
 }
 
-/** Public keys only: the key ring for verification and the JWKS. Private keys never enter the store. */
-export class SigningKeyRepository {
+interface EndorsementRow {
+  subject_kid: string;
+  endorser_kid: string;
+  signature: string;
+}
+
+/**
+ * Public keys only, with the endorsements that make them trusted: the key ring for verification
+ * and the JWKS. Private keys never enter the store.
+ */
+export class SigningKeyRepository implements SigningKeyStore {
   constructor(private readonly knex: Knex) {}
 
   async list(): Promise<SigningKeyRecord[]> {
@@ -27,12 +31,18 @@ export class SigningKeyRepository {
     }));
   }
 
-  /** Raw 32-byte public keys of the whole ring (for checkpoint signatures). */
-  async publicKeyBytes(): Promise<Uint8Array[]> {
-    return (await this.list()).map((k) => new Uint8Array(Buffer.from(k.jwk.x, 'base64url')));
+  async endorsements(): Promise<KeyEndorsement[]> {
+    const rows = await this.knex<EndorsementRow>('signing_key_endorsements').orderBy([
+      'subject_kid',
+      'endorser_kid',
+    ]);
+    return rows.map((r) => ({
+      subjectKid: r.subject_kid,
+      endorserKid: r.endorser_kid,
+      signature: r.signature,
+    }));
   }
 
-  /** Adds the key if the ring does not have it yet; returns whether it is retired. */
   async ensureRegistered(jwk: Ed25519PublicJwk): Promise<{ retired: boolean }> {
     await this.knex<SigningKeyRow>('signing_keys')
       .insert({ kid: jwk.kid, public_jwk: jwk })
@@ -42,8 +52,7 @@ export class SigningKeyRepository {
     return { retired: row?.retired_at != null };
   }
 
-  /** Registers `jwk` as the active key and retires every other one, atomically. */
-  async rotateTo(jwk: Ed25519PublicJwk): Promise<void> {
+  async rotateTo(jwk: Ed25519PublicJwk, endorsements: KeyEndorsement[]): Promise<void> {
     await this.knex.transaction(async (trx) => {
       await trx<SigningKeyRow>('signing_keys')
         .whereNot({ kid: jwk.kid })
@@ -53,6 +62,25 @@ export class SigningKeyRepository {
         .insert({ kid: jwk.kid, public_jwk: jwk })
         .onConflict('kid')
         .merge({ retired_at: null });
+      await insertEndorsements(trx, endorsements);
     });
   }
+
+  async addEndorsements(endorsements: KeyEndorsement[]): Promise<void> {
+    await insertEndorsements(this.knex, endorsements);
+  }
+}
+
+async function insertEndorsements(db: Knex | Knex.Transaction, list: KeyEndorsement[]) {
+  if (list.length === 0) return;
+  await db<EndorsementRow>('signing_key_endorsements')
+    .insert(
+      list.map((e) => ({
+        subject_kid: e.subjectKid,
+        endorser_kid: e.endorserKid,
+        signature: e.signature,
+      })),
+    )
+    .onConflict(['subject_kid', 'endorser_kid'])
+    .merge(['signature']);
 }

@@ -197,7 +197,7 @@ describe('operator CLI', () => {
         revoked: true,
         proofVerified: true,
       });
-      expect(app.signer?.kid).not.toBe(firstKid);
+      expect(app.services.signer?.kid).not.toBe(firstKid);
     } finally {
       await app.close();
     }

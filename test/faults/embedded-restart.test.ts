@@ -73,7 +73,7 @@ describe('embedded store restart', () => {
     for (let i = 0; i < 8; i++) ids.push(await issue(validRequest(notary, samplePdf(`doc ${i}`))));
     ids.push(await issue(minimalRequest())); // no proof artifact: stays PENDING
     // anchor what we have, then issue more that stay pending
-    expect((await first.anchoring.sealAll()).sealed).toBe(8);
+    expect((await first.services.anchoring.sealAll()).sealed).toBe(8);
     for (let i = 8; i < 11; i++) ids.push(await issue(validRequest(notary, samplePdf(`doc ${i}`))));
     const revoked = [ids[1], ids[9]] as string[];
     for (const id of revoked) {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workflowRunPayload } from './fixtures.js';
 import {
   deliver,
@@ -11,7 +11,6 @@ import {
 } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-vi.mock('../../src/github/octokit.js', () => import('./test-octokit.js'));
 
 const suite = githubSuite();
 

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
 import { checkRunRerequestedPayload, workflowRunPayload } from './fixtures.js';
 import {
@@ -15,7 +15,6 @@ import {
 } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-vi.mock('../../src/github/octokit.js', () => import('./test-octokit.js'));
 
 const suite = githubSuite();
 const FIRST_CHECK_RUN = 7001;

@@ -2,6 +2,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { freshInstallationId } from './fixtures.js';
+import { TestOctokit } from './test-octokit.js';
 import { githubEnv, unmatched } from './helpers.js';
 
 export interface GitHubSuite {
@@ -14,13 +15,15 @@ export interface GitHubSuite {
 /**
  * One app (with the GitHub App enabled) per test file, no network, a new installation per
  * test, and after each test: every nocked GitHub call was made and no other call was tried.
- * The calling file must also `vi.mock('../../src/github/octokit.js', ...)`.
+ * The app gets the test Octokit (no retries, no throttling) through `buildApp`'s option.
  */
 export function githubSuite(env: Record<string, string> = {}): GitHubSuite {
   const suite = {} as GitHubSuite;
   beforeAll(async () => {
     nock.disableNetConnect();
-    suite.ctx = await createTestContext({ ...githubEnv(), ...env });
+    suite.ctx = await createTestContext({ ...githubEnv(), ...env }, undefined, {
+      octokit: TestOctokit,
+    });
   });
   afterAll(async () => {
     await suite.ctx.close();

@@ -1,7 +1,7 @@
 import { ProbotOctokit } from 'probot';
 
-/** Stand-in for src/github/octokit.ts in tests: no retries, no throttling (no waits). */
-export const AppOctokit = ProbotOctokit.defaults({
+/** The Octokit tests give `buildApp`: Probot's own, without retries or throttling (no waits). */
+export const TestOctokit = ProbotOctokit.defaults({
   retry: { enabled: false },
   throttle: { enabled: false },
 });

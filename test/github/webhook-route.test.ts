@@ -5,13 +5,12 @@ import { workflowRunPayload } from './fixtures.js';
 import { deliver, github, sign } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-vi.mock('../../src/github/octokit.js', () => import('./test-octokit.js'));
 
 const suite = githubSuite();
 
 describe('POST /api/github/webhooks', () => {
   it('rejects a bad signature with 401 before any handler or GitHub call', async () => {
-    const issueCi = vi.spyOn(suite.ctx.app.issuer, 'issueCi');
+    const issueCi = vi.spyOn(suite.ctx.app.services.receipts, 'issueCi');
     const payload = workflowRunPayload(suite.installationId, 'completed', { event: 'push' });
     const res = await deliver(suite.ctx.app, 'workflow_run', payload, { secret: 'not-the-secret' });
     expect(res.statusCode).toBe(401);

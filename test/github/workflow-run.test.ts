@@ -12,7 +12,6 @@ import {
 } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-vi.mock('../../src/github/octokit.js', () => import('./test-octokit.js'));
 
 const suite = githubSuite();
 
@@ -132,8 +131,8 @@ describe('workflow_run.completed', () => {
   it('a FLAG receipt completes as neutral (injected: no CI check warns today)', async () => {
     // The CI checks only PASS or FAIL, so compliance_gap cannot come from a real run yet; this
     // pins compliance_gap -> neutral on the webhook path for when a CI check can warn.
-    const issueCi = suite.ctx.app.issuer.issueCi.bind(suite.ctx.app.issuer);
-    vi.spyOn(suite.ctx.app.issuer, 'issueCi').mockImplementation(async (...args) => {
+    const issueCi = suite.ctx.app.services.receipts.issueCi.bind(suite.ctx.app.services.receipts);
+    vi.spyOn(suite.ctx.app.services.receipts, 'issueCi').mockImplementation(async (...args) => {
       const issued = await issueCi(...args);
       issued.record.receipt = { ...issued.record.receipt, decision: 'FLAG' };
       return issued;
@@ -183,7 +182,7 @@ describe('workflow_run.completed', () => {
   });
 
   it('fails closed: issuance throws -> failure check run, no internals', async () => {
-    vi.spyOn(suite.ctx.app.issuer, 'issueCi').mockRejectedValue(
+    vi.spyOn(suite.ctx.app.services.receipts, 'issueCi').mockRejectedValue(
       new Error('relation "receipts" does not exist; password=hunter2'),
     );
     const payload = completed();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { loadConfig, type Config, type StoreConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
@@ -66,10 +66,11 @@ export async function dropSchema(db: Database, store: StoreConfig): Promise<void
 export async function createTestContext(
   env: Record<string, string> = {},
   store: StoreConfig = testStore(),
+  options: Pick<AppOptions, 'octokit'> = {},
 ): Promise<TestContext> {
   const config = testConfig(env, store);
   const db = await openDatabase(config.store);
-  const app = await buildApp({ config, db, logger: false });
+  const app = await buildApp({ config, db, logger: false, ...options });
   await app.ready();
   const repos = createRepositories(db);
   return {

@@ -8,7 +8,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '../../src/anchoring/index.js';
-import { AnchorService } from '../../src/anchoring/anchor-service.js';
+import { createServices } from '../../src/services.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
@@ -52,7 +52,7 @@ describe('POST /anchor/:id', () => {
     expect(pending.json()).toEqual({ status: 'PENDING' });
 
     await issue(); // a second leaf so the proof is not trivial
-    const sealed = await ctx.app.anchoring.sealAll();
+    const sealed = await ctx.app.services.anchoring.sealAll();
     expect(sealed.sealed).toBeGreaterThanOrEqual(2);
 
     const res = await anchor(issued.receiptId);
@@ -114,7 +114,7 @@ describe('POST /anchor/:id', () => {
 
   it('proofVerified turns false when the stored receipt hash no longer matches its leaf', async () => {
     const issued = await issue();
-    await ctx.app.anchoring.sealAll();
+    await ctx.app.services.anchoring.sealAll();
     await ctx.db
       .knex('receipts')
       .where({ id: issued.receiptId })
@@ -148,13 +148,13 @@ describe('POST /anchor/:id', () => {
 describe('log monitoring endpoints', () => {
   it('serve the latest checkpoint and consistency proofs that verify', async () => {
     await issue();
-    await ctx.app.anchoring.sealAll();
+    await ctx.app.services.anchoring.sealAll();
     const first = (
       await ctx.app.inject({ url: '/api/v1/log/checkpoint', headers: { 'x-api-key': key } })
     ).json();
     await issue();
     await issue();
-    await ctx.app.anchoring.sealAll();
+    await ctx.app.services.anchoring.sealAll();
     const second = (
       await ctx.app.inject({ url: '/api/v1/log/checkpoint', headers: { 'x-api-key': key } })
     ).json();
@@ -191,9 +191,12 @@ describe('log monitoring endpoints', () => {
 describe('concurrent sealers', () => {
   it('produce one consistent log: every leaf once, in one order', async () => {
     for (let i = 0; i < 30; i++) await issue();
-    const publicKeys = jwksKeys;
-    const sealers = [0, 1, 2].map(
-      () => new AnchorService(ctx.repos.log, ctx.app.signer, ctx.config.logOrigin, publicKeys),
+    // three processes' worth of services over one store, built as the server builds them
+    const sealers = await Promise.all(
+      [0, 1, 2].map(
+        async () =>
+          (await createServices(ctx.config, ctx.repos, { loadScreening: false })).anchoring,
+      ),
     );
     await Promise.all(sealers.map((s) => s.sealAll(7)));
     const entries = await ctx.db.knex('log_entries').orderBy('leaf_index');

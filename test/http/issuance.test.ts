@@ -384,7 +384,7 @@ describe('GET /.well-known/jwks.json', () => {
     expect(res.statusCode).toBe(200);
     const { keys } = res.json();
     expect(keys.length).toBeGreaterThanOrEqual(1);
-    expect(keys[0]).toEqual(ctx.app.signer?.publicJwk);
+    expect(keys[0]).toEqual(ctx.app.services.signer?.publicJwk);
     expect(sha256Hex('x')).toHaveLength(64);
   });
 });

@@ -94,7 +94,7 @@ describe('POST /receipt/:id/verify', () => {
       proofVerified: false,
     });
     expect(body.recomputedHash).toBe(body.storedHash);
-    expect(body.receiptSignature).toEqual({ alg: 'EdDSA', kid: ctx.app.signer?.kid });
+    expect(body.receiptSignature).toEqual({ alg: 'EdDSA', kid: ctx.app.services.signer?.kid });
   });
 
   const tampers: [
@@ -192,7 +192,13 @@ describe('POST /receipt/:id/verify', () => {
     });
     try {
       const { createSigner } = await import('../../src/receipts/signer.js');
-      await ctx.repos.signingKeys.rotateTo(createSigner(next).publicJwk);
+      const { rotationEndorsements } = await import('../../src/receipts/key-trust.js');
+      const outgoing = ctx.app.services.signer;
+      const incoming = createSigner(next);
+      await ctx.repos.signingKeys.rotateTo(
+        incoming.publicJwk,
+        rotationEndorsements(outgoing, incoming, outgoing ? [outgoing.publicJwk] : []),
+      );
       const res = await rotated.inject({
         method: 'POST',
         url: `/api/v1/receipt/${id}/verify`,
@@ -208,7 +214,7 @@ describe('POST /receipt/:id/verify', () => {
       expect(fresh.json().receiptSignature.kid).toBe(createSigner(next).kid);
       const jwks = (await rotated.inject({ url: '/.well-known/jwks.json' })).json();
       expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual(
-        expect.arrayContaining([ctx.app.signer?.kid, createSigner(next).kid]),
+        expect.arrayContaining([ctx.app.services.signer?.kid, createSigner(next).kid]),
       );
     } finally {
       await rotated.close();

@@ -5,6 +5,7 @@ import {
   SafeCheckError,
   type CheckTarget,
 } from '../check-run.js';
+import { isRevoked } from '../../receipts/record-state.js';
 import type { ReceiptsAppDeps } from '../deps.js';
 import { issueForRun, outputOfRecord } from '../issue.js';
 import type { CheckOutput } from '../output.js';
@@ -62,8 +63,8 @@ async function reverify(
   }
   const config = requireConfig(await readRepoConfig(context, deps.defaultTrustedEvents));
   for (const externalId of new Set([context.payload.check_run.external_id ?? '', link.base])) {
-    const previous = await deps.findReceipt(tenant, externalId);
-    if (previous && previous.revokedAt !== null) {
+    const previous = await deps.receipts.findByExternalId(tenant, externalId);
+    if (previous && isRevoked(previous)) {
       return outputOfRecord(deps, previous, { policyProfile: config.policyProfile });
     }
   }

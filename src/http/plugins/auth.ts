@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Scope } from '../../auth/scopes.js';
-import type { Principal } from '../../storage/api-keys.js';
+import type { Principal } from '../../auth/ports.js';
 import { ApiError } from '../api-error.js';
 
 declare module 'fastify' {

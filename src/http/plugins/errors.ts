@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isStoreUnavailable } from '../../storage/unavailable.js';
-import { IssuanceError } from '../../receipts/errors.js';
+import { isServiceError } from '../../errors.js';
 import { ApiError } from '../api-error.js';
 
 /**
@@ -25,9 +25,7 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
     }));
     return new ApiError('validation_failed', 'request validation failed', details);
   }
-  if (err instanceof IssuanceError) {
-    return new ApiError('validation_failed', err.message, err.details);
-  }
+  if (isServiceError(err)) return ApiError.fromService(err.code, err.message, err.details);
   if (isStoreUnavailable(err)) {
     return new ApiError('dependency_unavailable', 'the receipt store is unavailable, retry later');
   }

@@ -2,12 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AnchorState } from '../../contract/common.js';
-import { hashToWire } from '../../anchoring/wire.js';
-import { ApiError } from '../api-error.js';
-import { visibleReceipt } from './visible-receipt.js';
+import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { anchorStateOf } from '../views.js';
 
 const CheckpointResponse = z
   .strictObject({
@@ -37,16 +34,8 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       params: ReceiptIdParams,
       response: { 200: AnchorState, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
     },
-    handler: async (request) => {
-      const record = await visibleReceipt(app, request, request.params.receiptId);
-      if (!record.hasProofArtifact) {
-        throw new ApiError(
-          'proof_artifact_required_for_anchor',
-          'this receipt has no proof artifact (the request sent no doc.pdfBase64), so it cannot be anchored',
-        );
-      }
-      return { ...anchorStateOf(record), ...(await app.anchoring.inclusion(record)) };
-    },
+    handler: async (request) =>
+      app.services.receipts.anchor(principalOf(request).tenant, request.params.receiptId),
   });
 
   app.get('/log/checkpoint', {
@@ -57,17 +46,7 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       security: [{ apiKey: [] }],
       response: { 200: CheckpointResponse, ...errorResponses(401, 403, 404, 429, 503) },
     },
-    handler: async () => {
-      const latest = await app.repos.log.latestCheckpoint();
-      if (!latest) throw new ApiError('not_found', 'the log has no checkpoint yet');
-      return {
-        origin: app.settings.logOrigin,
-        treeSize: latest.treeSize,
-        rootHash: hashToWire(latest.rootHash),
-        checkpoint: latest.note,
-        createdAt: latest.createdAt.toISOString(),
-      };
-    },
+    handler: async () => app.services.anchoring.checkpoint(),
   });
 
   app.get('/log/consistency', {
@@ -88,18 +67,7 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
         ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     },
-    handler: async (request) => {
-      const { from, to } = request.query;
-      if (from > to) throw new ApiError('validation_failed', '`from` must not exceed `to`');
-      const result = await app.anchoring.consistency(from, to);
-      if (!result) throw new ApiError('not_found', 'both sizes must be published checkpoints');
-      return {
-        from,
-        to,
-        fromRoot: hashToWire(result.from.rootHash),
-        toRoot: hashToWire(result.to.rootHash),
-        proof: result.proof,
-      };
-    },
+    handler: async (request) =>
+      app.services.anchoring.consistency(request.query.from, request.query.to),
   });
 }

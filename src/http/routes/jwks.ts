@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Every signing public key, retired ones included, so receipts verify offline. No API key. */
+/**
+ * Every trusted signing public key, retired ones included, so receipts verify offline. No API
+ * key. Keys in the store that no chain of trust reaches are not published.
+ */
 export default async function jwksRoutes(app: FastifyInstance) {
   app.get(
     '/.well-known/jwks.json',
     { schema: { tags: ['public'], summary: 'Signing public keys (JWK Set)' } },
     async (_request, reply) => {
-      const keys = await app.repos.signingKeys.list();
+      const ring = await app.services.keyRing.current();
       reply.header('cache-control', 'public, max-age=300');
-      return { keys: keys.map((k) => k.jwk) };
+      return { keys: ring.publicJwks };
     },
   );
 }

@@ -2,11 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RevocationResponse, VerificationStatus } from '../../contract/lifecycle.js';
-import { authorizeRevocation } from '../../receipts/revocation.js';
-import { verifyReceipt } from '../../receipts/verify.js';
-import { ApiError, receiptNotFound } from '../api-error.js';
 import { principalOf } from '../plugins/auth.js';
-import { visibleReceipt } from './visible-receipt.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -32,15 +28,8 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
       params: ReceiptIdParams,
       response: { 200: VerificationStatus, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
-    handler: async (request) => {
-      const record = await visibleReceipt(app, request, request.params.receiptId);
-      return verifyReceipt({
-        receipt: record.receipt,
-        keyRing: await app.keyRing.current(),
-        revoked: record.revokedAt !== null,
-        proofVerified: await app.anchoring.proofVerified(record),
-      });
-    },
+    handler: async (request) =>
+      app.services.receipts.verifyLater(principalOf(request).tenant, request.params.receiptId),
   });
 
   app.post('/receipt/:receiptId/revoke', {
@@ -55,33 +44,16 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       const principal = principalOf(request);
-      const { receiptId } = request.params;
-      const headers = {
-        issuerId: request.headers['x-issuer-id'],
-        timestamp: request.headers['x-signature-timestamp'],
-        signature: request.headers['x-issuer-signature'],
-      };
-      const auth = authorizeRevocation({
-        headers,
-        issuer: await app.repos.issuers.find(headers.issuerId),
+      return app.services.receipts.revoke({
         tenant: principal.tenant,
-        receiptId,
-        now: new Date(),
-        skewSeconds: app.settings.issuerClockSkewSeconds,
-      });
-      if (!auth.ok) throw new ApiError(auth.code, auth.reason);
-      const outcome = await app.repos.revocations.revoke({
-        tenant: principal.tenant,
-        receiptId,
-        issuerId: headers.issuerId,
         apiKeyId: principal.keyId,
-        signatureTimestamp: headers.timestamp,
-        issuerSignature: headers.signature,
+        receiptId: request.params.receiptId,
+        headers: {
+          issuerId: request.headers['x-issuer-id'],
+          timestamp: request.headers['x-signature-timestamp'],
+          signature: request.headers['x-issuer-signature'],
+        },
       });
-      if (outcome === 'NOT_FOUND') throw receiptNotFound();
-      return outcome === 'REVOKED'
-        ? { receiptStatus: 'revoked' as const, result: outcome, issuerId: headers.issuerId }
-        : { receiptStatus: 'revoked' as const, result: outcome };
     },
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { renderReceiptPdf } from '../../pdf/receipt-pdf.js';
-import { visibleReceipt } from './visible-receipt.js';
+import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 import { receiptViewOf } from '../views.js';
@@ -25,7 +25,10 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
       },
     },
     handler: async (request, reply) => {
-      const record = await visibleReceipt(app, request, request.params.receiptId);
+      const record = await app.services.receipts.get(
+        principalOf(request).tenant,
+        request.params.receiptId,
+      );
       const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.publicUrl));
       return reply
         .type('application/pdf')

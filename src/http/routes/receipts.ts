@@ -8,7 +8,6 @@ import {
   VerificationResponse,
 } from '../../contract/verification.js';
 import { principalOf } from '../plugins/auth.js';
-import { visibleReceipt } from './visible-receipt.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 import { listItemOf, verificationReceiptOf, verificationResponseOf } from '../views.js';
@@ -27,7 +26,10 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       response: { 200: VerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
     handler: async (request) => {
-      const record = await app.issuer.issueRon(principalOf(request).tenant, request.body);
+      const record = await app.services.receipts.issueRon(
+        principalOf(request).tenant,
+        request.body,
+      );
       return verificationResponseOf(record);
     },
   });
@@ -42,7 +44,10 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       response: { 200: VerificationReceipt, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
     handler: async (request) => {
-      const record = await visibleReceipt(app, request, request.params.receiptId);
+      const record = await app.services.receipts.get(
+        principalOf(request).tenant,
+        request.params.receiptId,
+      );
       return verificationReceiptOf(record);
     },
   });
@@ -62,7 +67,7 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const { limit, cursor } = request.query;
-      const page = await app.repos.receipts.list(principalOf(request).tenant, limit, cursor);
+      const page = await app.services.receipts.list(principalOf(request).tenant, limit, cursor);
       if (page.nextCursor) {
         reply.header('x-next-cursor', page.nextCursor);
         reply.header(

@@ -1,3 +1,4 @@
+import { ServiceError } from '../../errors.js';
 /**
  * RFC 4180 CSV parser: comma-separated fields, optional double-quoted fields that may contain
  * commas, CR/LF line breaks and doubled quotes (`""` = one `"`). Records end at CRLF, LF or CR.
@@ -11,13 +12,13 @@
  * throws {@link CsvParseError} with the 1-based line number.
  */
 
-export class CsvParseError extends Error {
+export class CsvParseError extends ServiceError<'screening_list_unreadable'> {
   override name = 'CsvParseError';
   constructor(
     message: string,
     readonly line: number,
   ) {
-    super(`${message} (line ${line})`);
+    super('screening_list_unreadable', `${message} (line ${line})`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { parseCsv } from './csv.js';
+import { ServiceError } from '../../errors.js';
 
 /**
  * The list file layouts the loader reads, detected from the file's first record:
@@ -19,8 +20,11 @@ export interface ListEntry {
   names: string[];
 }
 
-export class ScreeningListFormatError extends Error {
+export class ScreeningListFormatError extends ServiceError<'screening_list_unreadable'> {
   override name = 'ScreeningListFormatError';
+  constructor(message: string) {
+    super('screening_list_unreadable', message);
+  }
 }
 
 const OFAC_EMPTY = '-0-';

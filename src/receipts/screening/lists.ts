@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ServiceError } from '../../errors.js';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CsvParseError } from './csv.js';
@@ -38,12 +39,16 @@ export interface ScreenOptions {
   forceRefresh?: boolean;
 }
 
-/** A requested source id is not a configured list. The HTTP layer answers 400. */
-export class UnknownScreeningSourceError extends Error {
+/** A requested source id is not a configured list: the request is refused (HTTP 400). */
+export class UnknownScreeningSourceError extends ServiceError<'unknown_screening_source'> {
   override name = 'UnknownScreeningSourceError';
-  readonly code = 'unknown_source';
-  constructor(readonly sourceIds: string[]) {
-    super(`unknown screening source id(s): ${sourceIds.join(', ')}`);
+  constructor(
+    readonly sourceIds: string[],
+    knownSourceIds: readonly string[] = [],
+  ) {
+    super('unknown_screening_source', `unknown screening source: ${sourceIds.join(', ')}`, {
+      details: { unknownSourceIds: sourceIds, knownSourceIds: [...knownSourceIds] },
+    });
   }
 }
 
@@ -120,7 +125,7 @@ export class ScreeningLists {
   ): Promise<ScreeningMatch[]> {
     const ids = sourceIds && sourceIds.length > 0 ? [...new Set(sourceIds)] : this.knownSourceIds();
     const unknown = this.unknownSources(ids);
-    if (unknown.length > 0) throw new UnknownScreeningSourceError(unknown);
+    if (unknown.length > 0) throw new UnknownScreeningSourceError(unknown, this.knownSourceIds());
     const subject = nameTokens(subjectName);
     const matches: ScreeningMatch[] = [];
     for (const id of ids) {

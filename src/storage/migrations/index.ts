@@ -3,6 +3,7 @@ import * as m001 from './001_api_keys.js';
 import * as m002 from './002_receipts.js';
 import * as m003 from './003_log.js';
 import * as m004 from './004_revocation.js';
+import * as m005 from './005_key_endorsements.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '002_receipts': m002,
   '003_log': m003,
   '004_revocation': m004,
+  '005_key_endorsements': m005,
 };
 
 const source: Knex.MigrationSource<string> = {

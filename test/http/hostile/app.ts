@@ -59,7 +59,7 @@ async function setUp(app: HostileApp): Promise<void> {
     expect(res.statusCode, res.body).toBe(200);
   }
   // a checkpoint, so that the anchor and log endpoints have proofs to compute
-  await ctx.app.anchoring.sealOnce();
+  await ctx.app.services.anchoring.sealOnce();
   app.small = await buildApp({
     config: { ...ctx.config, bodyLimitBytes: LIMIT },
     db: ctx.db,

@@ -88,7 +88,7 @@ describe('ScreeningLists.screen', () => {
     expect(await lists.screen('--')).toEqual([]);
   });
 
-  it('rejects unknown source ids before screening, with code unknown_source', async () => {
+  it('rejects unknown source ids before screening, with code unknown_screening_source', async () => {
     const lists = await ScreeningLists.load(SAMPLE_LISTS_DIR);
     expect(lists.unknownSources(['sample-synthetic', 'ofac', 'ofac', 'eu'])).toEqual([
       'ofac',
@@ -98,7 +98,7 @@ describe('ScreeningLists.screen', () => {
       .screen('Anyone', ['sample-synthetic', 'ofac'])
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownScreeningSourceError);
-    expect(error).toMatchObject({ code: 'unknown_source', sourceIds: ['ofac'] });
+    expect(error).toMatchObject({ code: 'unknown_screening_source', sourceIds: ['ofac'] });
   });
 });
 

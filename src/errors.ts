@@ -1,0 +1,60 @@
+/**
+ * The one error family below the HTTP layer. Every error the service raises on purpose is a
+ * ServiceError with a typed `code`; `src/http/api-error.ts` is the only place that turns a code
+ * into an HTTP status (a test checks every code maps to a documented ErrorResponse).
+ */
+export const SERVICE_ERROR_CODES = [
+  // receipts: a request that cannot be issued, or a use case refused
+  'unknown_screening_source',
+  'receipt_not_found',
+  'proof_artifact_required_for_anchor',
+  'external_id_conflict',
+  'revocation_unauthorized',
+  'revocation_forbidden',
+  'checkpoint_not_found',
+  'invalid_log_range',
+  // receipts: operator input to signing tools, screening list files
+  'seal_input_invalid',
+  'screening_list_unreadable',
+  // anchoring: proofs, appends and wire forms (LogError)
+  'invalid_argument',
+  'malformed_hash',
+  'missing_node',
+  // anchoring: signed notes and checkpoints (CheckpointError)
+  'invalid_input',
+  'malformed_note',
+  'malformed_checkpoint',
+  'unknown_key',
+  'invalid_signature',
+  // signing
+  'signing_disabled',
+  // process edges: configuration, the embedded store's lock, the CLI, GitHub check runs
+  'config_invalid',
+  'store_locked',
+  'cli_usage',
+  'check_run_refused',
+  'webhook_unauthorized',
+  'webhook_invalid',
+] as const;
+
+export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
+
+export class ServiceError<C extends ServiceErrorCode = ServiceErrorCode> extends Error {
+  override name = 'ServiceError';
+
+  constructor(
+    readonly code: C,
+    message: string,
+    options: { cause?: unknown; details?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  /** Context safe to show a client (ids, paths, limits): never secrets, SQL or stacks. */
+  readonly details?: unknown;
+}
+
+export function isServiceError(err: unknown): err is ServiceError {
+  return err instanceof ServiceError;
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.js';
+import { createServices, type Services } from '../../services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The domain, wired to the store by the composition root (src/services.ts). */
+    services: Services;
+  }
+}
+
+/**
+ * Builds the services once, registers the active signing key in the ring, and says at start-up
+ * which keys in the store no chain of trust reaches (they verify nothing).
+ */
+export default fp(
+  async function services(app: FastifyInstance, opts: { config: Config }) {
+    const services = await createServices(opts.config, app.repos);
+    const registered = await services.registerSigner();
+    if (!registered) app.log.warn('SIGNING_DISABLED=true: receipts are issued unsigned');
+    else if (registered.retired) {
+      app.log.warn({ kid: services.signer?.kid }, 'signing with a key that has been rotated out');
+    }
+    const { untrusted } = await services.keyTrust();
+    if (untrusted.length > 0) {
+      app.log.warn(
+        { untrusted },
+        'signing keys in the store without a valid endorsement are ignored (see `receipts signing-keys endorse`)',
+      );
+    }
+    app.decorate('services', services);
+  },
+  { name: 'services', dependencies: ['storage'] },
+);

@@ -1,0 +1,126 @@
+import type { Decision } from '../contract/common.js';
+import type { Ed25519PublicJwk } from './signer.js';
+import type { NotaryRecord, StoredReceipt } from './types.js';
+
+/**
+ * The stores the receipt domain needs, declared here and implemented by `src/storage/`. Each
+ * method is one use-case step; transactions and SQL error codes stay inside the adapter.
+ */
+
+/** One stored receipt with its lifecycle state, as the store has it right now. */
+export interface ReceiptRecord {
+  id: string;
+  tenant: string;
+  /** The receipt as stored (body + hash + signature): what later verification re-checks. */
+  receipt: StoredReceipt;
+  /** The row's own creation time (orders the list); must equal the signed `createdAt`. */
+  createdAt: Date;
+  hasProofArtifact: boolean;
+  externalId: string | null;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+  /** The audit row written with a revocation, if any (it outlives an edited `revokedAt`). */
+  revocationAudit: { revokedAt: Date; issuerId: string } | null;
+  anchor: { leafIndex: number | null; anchoredAt: Date | null; leafHash: Buffer | null };
+}
+
+export interface NewReceipt {
+  tenant: string;
+  receipt: StoredReceipt;
+  hasProofArtifact: boolean;
+  externalId?: string | undefined;
+  /** RFC 9162 leaf hash queued for anchoring, when the receipt has a proof artifact. */
+  leafHash?: Buffer | undefined;
+}
+
+/** What a list item needs, without the receipt body (which can be large). */
+export interface ReceiptSummary {
+  id: string;
+  decision: Decision;
+  /** createdAt as written in the signed receipt. */
+  createdAt: string;
+  revoked: boolean;
+  anchored: boolean;
+}
+
+export interface ReceiptPage {
+  items: ReceiptSummary[];
+  nextCursor: string | undefined;
+}
+
+export type InsertResult = 'created' | 'duplicate_external_id';
+
+export interface ReceiptStore {
+  /** The receipt and its log entry in one transaction; a taken (tenant, externalId) is a result. */
+  insert(input: NewReceipt): Promise<InsertResult>;
+  /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */
+  find(tenant: string, id: string): Promise<ReceiptRecord | undefined>;
+  findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined>;
+  /** Newest first, keyset-paged: no duplicates or gaps across inserts. */
+  list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage>;
+}
+
+export interface NotaryStore {
+  find(tenant: string, notaryId: string): Promise<NotaryRecord | undefined>;
+}
+
+export interface IssuerRecord {
+  issuerId: string;
+  tenant: string;
+  /** Raw 32-byte Ed25519 public key, base64url. */
+  publicKey: string;
+  createdAt: Date;
+}
+
+export interface IssuerStore {
+  find(issuerId: string): Promise<IssuerRecord | undefined>;
+}
+
+export interface RevocationRequest {
+  tenant: string;
+  receiptId: string;
+  issuerId: string;
+  apiKeyId: string;
+  signatureTimestamp: string;
+  issuerSignature: string;
+}
+
+export type RevocationOutcome = 'REVOKED' | 'ALREADY_REVOKED' | 'NOT_FOUND';
+
+export interface RevocationStore {
+  /** Exactly one of N concurrent calls revokes; the audit row is written with it. */
+  revoke(request: RevocationRequest): Promise<RevocationOutcome>;
+}
+
+export interface SigningKeyRecord {
+  jwk: Ed25519PublicJwk;
+  createdAt: Date;
+  retiredAt: Date | null;
+}
+
+/** An endorsement: `endorserKid` vouches, with its signature, that `subjectKid` is ours. */
+export interface KeyEndorsement {
+  subjectKid: string;
+  endorserKid: string;
+  /** base64url Ed25519 over `endorsementMessage(subject)` by the endorser. */
+  signature: string;
+}
+
+export interface SigningKeyStore {
+  list(): Promise<SigningKeyRecord[]>;
+  endorsements(): Promise<KeyEndorsement[]>;
+  /** Adds the key if the ring does not have it yet; returns whether it is retired. */
+  ensureRegistered(jwk: Ed25519PublicJwk): Promise<{ retired: boolean }>;
+  /** Registers `jwk` as the active key, retires every other one, stores the endorsements. */
+  rotateTo(jwk: Ed25519PublicJwk, endorsements: KeyEndorsement[]): Promise<void>;
+  addEndorsements(endorsements: KeyEndorsement[]): Promise<void>;
+}
+
+/** Every store of the receipt domain. */
+export interface ReceiptStores {
+  receipts: ReceiptStore;
+  notaries: NotaryStore;
+  issuers: IssuerStore;
+  revocations: RevocationStore;
+  signingKeys: SigningKeyStore;
+}

@@ -1,0 +1,107 @@
+import type { AnchorService, InclusionEvidence } from '../anchoring/anchor-service.js';
+import type { AnchorState } from '../contract/common.js';
+import type { CiVerificationRequest, CiVerificationResponse } from '../contract/ci.js';
+import type { VerificationStatus } from '../contract/lifecycle.js';
+import type { VerificationRequest } from '../contract/verification.js';
+import { ciResponseOf } from './ci-result.js';
+import { ReceiptError, receiptNotFound } from './errors.js';
+import type { ReceiptIssuer } from './issuance.js';
+import type { KeyRingSource } from './keyring.js';
+import type { ReceiptPage, ReceiptRecord, ReceiptStores } from './ports.js';
+import { anchorStateOf, isRevoked } from './record-state.js';
+import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
+import { verifyReceipt } from './verify.js';
+
+export interface ReceiptServiceDeps {
+  stores: ReceiptStores;
+  issuer: ReceiptIssuer;
+  keyRing: KeyRingSource;
+  anchoring: AnchorService;
+  publicUrl: string | undefined;
+  issuerClockSkewSeconds: number;
+  now?: () => Date;
+}
+
+/**
+ * Every receipt use case, one method each: the HTTP routes, the GitHub App and the CLI call
+ * these and only render the result. Each method sequences named steps, no storage detail.
+ */
+export class ReceiptService {
+  constructor(private readonly deps: ReceiptServiceDeps) {}
+
+  issueRon(tenant: string, request: VerificationRequest): Promise<ReceiptRecord> {
+    return this.deps.issuer.issueRon(tenant, request);
+  }
+
+  issueCi(
+    tenant: string,
+    request: CiVerificationRequest,
+    options: { trustedEvents?: string[] } = {},
+  ): Promise<{ record: ReceiptRecord; created: boolean }> {
+    return this.deps.issuer.issueCi(tenant, request, options);
+  }
+
+  /** POST /verifications/ci: issue (or find) the run's receipt, answered check-run style. */
+  async ciResult(tenant: string, request: CiVerificationRequest): Promise<CiVerificationResponse> {
+    const { record } = await this.issueCi(tenant, request);
+    return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
+  }
+
+  /** The tenant's receipt; another tenant's is a 404 like a missing one. */
+  async get(tenant: string, receiptId: string): Promise<ReceiptRecord> {
+    const record = await this.deps.stores.receipts.find(tenant, receiptId);
+    if (!record) throw receiptNotFound();
+    return record;
+  }
+
+  findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined> {
+    return this.deps.stores.receipts.findByExternalId(tenant, externalId);
+  }
+
+  list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage> {
+    return this.deps.stores.receipts.list(tenant, limit, cursor);
+  }
+
+  /** Later verification: integrity, row consistency, signature, revocation, anchor proof. */
+  async verifyLater(tenant: string, receiptId: string): Promise<VerificationStatus> {
+    const record = await this.get(tenant, receiptId);
+    return verifyReceipt({
+      receipt: record.receipt,
+      row: { id: record.id, createdAt: record.createdAt },
+      keyRing: await this.deps.keyRing.current(),
+      revoked: isRevoked(record),
+      proofVerified: await this.deps.anchoring.proofVerified({
+        ...record.anchor,
+        receiptHash: record.receipt.receiptHash,
+      }),
+    });
+  }
+
+  revoke(input: RevokeInput): Promise<RevokeResult> {
+    const { issuers, revocations } = this.deps.stores;
+    return revokeReceipt(
+      {
+        issuers,
+        revocations,
+        skewSeconds: this.deps.issuerClockSkewSeconds,
+        now: this.deps.now ?? (() => new Date()),
+      },
+      input,
+    );
+  }
+
+  /** The anchor state with, once anchored, the inclusion proof; 409 without a proof artifact. */
+  async anchor(
+    tenant: string,
+    receiptId: string,
+  ): Promise<AnchorState & Partial<InclusionEvidence>> {
+    const record = await this.get(tenant, receiptId);
+    if (!record.hasProofArtifact) {
+      throw new ReceiptError(
+        'proof_artifact_required_for_anchor',
+        'this receipt has no proof artifact (the request sent no doc.pdfBase64), so it cannot be anchored',
+      );
+    }
+    return { ...anchorStateOf(record), ...(await this.deps.anchoring.inclusion(record.anchor)) };
+  }
+}

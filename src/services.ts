@@ -1,0 +1,100 @@
+import { AnchorService } from './anchoring/anchor-service.js';
+import type { NoteSigner } from './anchoring/signed-note.js';
+import type { Config } from './config.js';
+import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
+import { ReceiptIssuer } from './receipts/issuance.js';
+import { loadKeySource } from './receipts/key-source.js';
+import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
+import { KeyRingSource } from './receipts/keyring.js';
+import type { SigningKeyStore } from './receipts/ports.js';
+import { ScreeningLists } from './receipts/screening/index.js';
+import { ReceiptService } from './receipts/service.js';
+import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
+import type { Repositories } from './storage/repositories.js';
+
+/**
+ * The composition root: the one place the domain is wired to its stores. The Fastify plugins
+ * and every CLI command build their services here, so the server and the CLI sign, verify and
+ * seal with the same objects.
+ */
+export interface Services {
+  config: Config;
+  stores: Repositories;
+  /** Undefined when SIGNING_DISABLED=true (or a CLI command that signs nothing). */
+  signer: Signer | undefined;
+  /** The trusted signing keys (chain of trust), for verification and the JWKS. */
+  keyTrust(): Promise<KeyTrust>;
+  keyRing: KeyRingSource;
+  anchoring: AnchorService;
+  receipts: ReceiptService;
+  /** Adds the active signing key to the ring in the store; says whether it was rotated out. */
+  registerSigner(): Promise<{ retired: boolean } | undefined>;
+}
+
+export interface ServiceOptions {
+  /** Load (or generate) the signing key; commands that sign nothing skip it. Default true. */
+  loadSigner?: boolean;
+  /** Load the screening lists; commands that issue nothing skip it. Default true. */
+  loadScreening?: boolean;
+}
+
+export async function createServices(
+  config: Config,
+  stores: Repositories,
+  options: ServiceOptions = {},
+): Promise<Services> {
+  const signer =
+    options.loadSigner === false || config.signing.disabled
+      ? undefined
+      : createSigner(loadKeySource(config).pem);
+  const screening = await ScreeningLists.load(
+    options.loadScreening === false ? undefined : config.screeningListsDir,
+  );
+  const keyTrust = () => trustOf(stores.signingKeys, signer, config.signing.trustedKids);
+  const keyRing = new KeyRingSource(async () => (await keyTrust()).trusted);
+  const anchoring = new AnchorService(
+    stores.log,
+    signer && noteSignerOf(signer, config.logOrigin),
+    config.logOrigin,
+    async () => (await keyRing.current()).publicKeys(),
+  );
+  const issuer = new ReceiptIssuer({
+    receipts: stores.receipts,
+    notaries: stores.notaries,
+    screening,
+    signer,
+    trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],
+  });
+  const receipts = new ReceiptService({
+    stores,
+    issuer,
+    keyRing,
+    anchoring,
+    publicUrl: config.publicUrl,
+    issuerClockSkewSeconds: config.issuerClockSkewSeconds,
+  });
+  const registerSigner = async () =>
+    signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
+  return { config, stores, signer, keyTrust, keyRing, anchoring, receipts, registerSigner };
+}
+
+async function trustOf(
+  store: SigningKeyStore,
+  signer: Signer | undefined,
+  trustedKids: readonly string[],
+): Promise<KeyTrust> {
+  const [records, endorsements] = await Promise.all([store.list(), store.endorsements()]);
+  const pinned: Ed25519PublicJwk[] = records
+    .filter((r) => trustedKids.includes(r.jwk.kid))
+    .map((r) => r.jwk);
+  return trustedKeys(records, endorsements, signer ? [signer.publicJwk, ...pinned] : pinned);
+}
+
+/** The log signs checkpoints with the service key, under the log's origin as key name. */
+export function noteSignerOf(signer: Signer, origin: string): NoteSigner {
+  return {
+    keyName: origin,
+    publicKey: new Uint8Array(Buffer.from(signer.publicJwk.x, 'base64url')),
+    sign: (message) => signer.sign(message),
+  };
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+
+/** The rule ids an import line gets when it sits in `file` (a path inside src/). */
+async function violations(file: string, importLine: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${importLine}\nexport const x = 1;\n`, {
+    filePath: path.join(root, file),
+  });
+  return (result?.messages ?? [])
+    .map((m) => m.ruleId ?? 'fatal')
+    .filter((rule) => rule !== '@typescript-eslint/no-unused-vars');
+}
+
+describe('the layout import rules are enforced by lint', () => {
+  const domain = ['src/receipts/example.ts', 'src/anchoring/example.ts', 'src/auth/example.ts'];
+  const forbidden = [
+    "import type { Knex } from 'knex';",
+    "import pg from 'pg';",
+    "import type { ReceiptRecord } from '../storage/receipts.js';",
+    "import { ApiError } from '../http/api-error.js';",
+    "import type { FastifyInstance } from 'fastify';",
+  ];
+  for (const file of domain) {
+    for (const line of forbidden) {
+      it(`${file} may not: ${line}`, async () => {
+        expect(await violations(file, line)).toContain('no-restricted-imports');
+      });
+    }
+  }
+
+  it('the GitHub App may not import src/http', async () => {
+    const line = "import { ApiError } from '../http/api-error.js';";
+    expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
+  });
+
+  it('the domain may import its own modules and the contract', async () => {
+    const line = "import type { Decision } from '../contract/common.js';";
+    expect(await violations('src/receipts/example.ts', line)).toEqual([]);
+  });
+});
