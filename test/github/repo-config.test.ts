@@ -11,7 +11,6 @@ import {
 } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-
 const suite = githubSuite();
 
 /** The `completed` example: workflow "Manually triggered workflow", .github/workflows/syntax.yml. */

@@ -15,7 +15,6 @@ import {
 } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-
 const suite = githubSuite();
 const FIRST_CHECK_RUN = 7001;
 

@@ -5,7 +5,6 @@ import { workflowRunPayload } from './fixtures.js';
 import { deliver, github, sign } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-
 const suite = githubSuite();
 
 describe('POST /api/github/webhooks', () => {

@@ -12,7 +12,6 @@ import {
 } from './helpers.js';
 import { githubSuite } from './suite.js';
 
-
 const suite = githubSuite();
 
 const completed = (run: Parameters<typeof workflowRunPayload>[2] = {}) =>
