@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
 
 const run = promisify(execFile);
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
@@ -17,7 +16,11 @@ export interface Figures {
 }
 
 export interface LoadOptions {
+  /** Base URL of the server under load (another process). */
+  url: string;
   path: string;
+  /** Paced load: requests per second over all connections (autocannon -R). */
+  rate?: number;
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
@@ -29,12 +32,7 @@ export interface LoadOptions {
  * Load from a separate process (autocannon's CLI), so the load generator does not share the
  * server's event loop: on 2 cores, one drives and one serves.
  */
-export async function load(
-  name: string,
-  app: FastifyInstance,
-  opts: LoadOptions,
-): Promise<Figures> {
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   const headers = { 'content-type': 'application/json', ...opts.headers };
   const args = [
     AUTOCANNON,
@@ -46,9 +44,10 @@ export async function load(
     '-m',
     opts.method ?? 'GET',
   ];
+  if (opts.rate) args.push('-R', String(opts.rate));
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
-  args.push(`${address}${opts.path}`);
+  args.push(`${opts.url}${opts.path}`);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
   const result = JSON.parse(stdout) as {
     requests: { total: number; average: number };

@@ -1,90 +1,133 @@
 /**
- * POST /api/v1/verify under load (autocannon, 50 connections) on the embedded store and on
- * PostgreSQL, beside a bare Fastify route measured in the same run.
- *   npm run bench:verify            (PostgreSQL at BENCH_DATABASE_URL, default 127.0.0.1:5432/test)
+ * The service as built (`node dist/server.js`, default logging) under autocannon, beside a bare
+ * Fastify route: each in its own process, autocannon in a third, all in one run, so the ratio
+ * to the bare route means the same from run to run.
+ *   npm run bench:verify   (BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_RATE=200
+ *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
+ *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process)
  */
 import { randomBytes } from 'node:crypto';
-import Fastify from 'fastify';
-import { buildApp } from '../src/app.js';
+import path from 'node:path';
 import type { StoreConfig } from '../src/config.js';
 import { openDatabase } from '../src/storage/database.js';
 import { createRepositories } from '../src/storage/repositories.js';
-import { dropSchema, tempDir, testConfig } from '../test/helpers/context.js';
+import { dropSchema, ed25519Pem, tempDir } from '../test/helpers/context.js';
 import { registerNotary, validRequest } from '../test/helpers/ron.js';
 import { load, printTable, type Figures } from './harness.js';
+import { ROOT, startBareRoute, startService } from './processes.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 async function bare(): Promise<Figures> {
-  const app = Fastify({ logger: false });
-  app.post('/bare', async () => ({ ok: true }));
+  const server = await startBareRoute();
   try {
-    return await load('bare Fastify POST route', app, {
+    const opts = { url: server.url, method: 'POST' as const, body: '{"a":1}' };
+    return await load('bare Fastify POST route', {
+      ...opts,
       path: '/bare',
-      method: 'POST',
-      body: '{"a":1}',
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
   } finally {
-    await app.close();
+    await server.stop();
   }
 }
 
-async function verify(name: string, store: StoreConfig): Promise<Figures> {
-  const config = testConfig({ RATE_LIMIT_MAX: '100000000' }, store);
+/** The store's key and notary, made before the service starts (the embedded store is 1-process). */
+async function seed(store: StoreConfig) {
   const db = await openDatabase(store);
-  const repos = createRepositories(db);
-  const { token } = await repos.apiKeys.create({
-    tenant: 'bench',
-    name: 'bench',
-    scopes: ['verify'],
-  });
-  const notary = await registerNotary(repos, 'bench');
-  const app = await buildApp({ config, db, logger: false });
   try {
-    const body = JSON.stringify(validRequest(notary));
-    const figures = await load(name, app, {
+    const repos = createRepositories(db);
+    const { token } = await repos.apiKeys.create({
+      tenant: 'bench',
+      name: 'bench',
+      scopes: ['verify', 'read'],
+    });
+    return { token, notary: await registerNotary(repos, 'bench') };
+  } finally {
+    await db.close();
+  }
+}
+
+function serviceEnv(store: StoreConfig): Record<string, string> {
+  const env: Record<string, string> = {
+    DATA_DIR: store.kind === 'embedded' ? (store.dataDir ?? tempDir('bench-')) : tempDir('bench-'),
+    SIGNING_KEY: ed25519Pem(),
+    RATE_LIMIT_MAX: '1000000000',
+    SCREENING_LISTS_DIR: path.join(ROOT, 'screening-lists'),
+  };
+  if (store.kind === 'postgres') {
+    env.DATABASE_URL = store.url;
+    env.DATABASE_SCHEMA = store.schema ?? 'public';
+    env.DATABASE_POOL_MAX = String(store.poolMax);
+  }
+  return env;
+}
+
+async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
+  const { token, notary } = await seed(store);
+  const profile = CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${label}.cpuprofile`]
+    : [];
+  const server = await startService(serviceEnv(store), profile);
+  const headers = { 'x-api-key': token };
+  const body = JSON.stringify(validRequest(notary));
+  const common = { url: server.url, headers, connections: CONNECTIONS, seconds: SECONDS };
+  try {
+    const verify = await load(`POST /verify, ${label}`, {
+      ...common,
       path: '/api/v1/verify',
       method: 'POST',
       body,
-      headers: { 'x-api-key': token },
-      connections: CONNECTIONS,
-      seconds: SECONDS,
     });
-    const stored = Number((await db.knex('receipts').count({ n: '*' }).first())?.n);
-    console.log(
-      `${name}: ${stored} receipts stored, ${figures.requests - figures.non2xx} acknowledged inside the window (requests in flight when it closed complete too)`,
-    );
-    return figures;
+    const paced = await load(`POST /verify, ${label}, paced ${RATE} req/s`, {
+      ...common,
+      path: '/api/v1/verify',
+      method: 'POST',
+      body,
+      rate: RATE,
+    });
+    const one = await fetch(`${server.url}/api/v1/verify`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
+    const { receiptId } = (await one.json()) as { receiptId: string };
+    const get = await load(`GET /receipt/{id}, ${label}`, {
+      ...common,
+      path: `/api/v1/receipt/${receiptId}`,
+    });
+    return [verify, paced, get];
   } finally {
-    await app.close();
-    await dropSchema(db, store);
-    await db.close();
+    await server.stop();
   }
 }
 
 const baseline = await bare();
 const rows = [baseline];
 rows.push(
-  await verify('POST /verify, embedded store (PGlite on disk)', {
-    kind: 'embedded',
-    dataDir: tempDir('bench-'),
-  }),
+  ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
 );
+const pg: StoreConfig = {
+  kind: 'postgres',
+  url: PG_URL,
+  schema: `bench_${randomBytes(4).toString('hex')}`,
+  poolMax: 20,
+};
 try {
-  rows.push(
-    await verify('POST /verify, PostgreSQL', {
-      kind: 'postgres',
-      url: PG_URL,
-      schema: `bench_${randomBytes(4).toString('hex')}`,
-      poolMax: 20,
-    }),
-  );
+  rows.push(...(await runStore('PostgreSQL', pg)));
 } catch (err) {
   console.error(`PostgreSQL run skipped: ${(err as Error).message}`);
+} finally {
+  const db = await openDatabase(pg, { migrate: false }).catch(() => undefined);
+  if (db) {
+    await dropSchema(db, pg);
+    await db.close();
+  }
 }
 console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}`);
 printTable(rows, baseline);

@@ -90,7 +90,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
   await app.register(securityHeadersPlugin);
   await app.register(jsonBodyPlugin);
-  await app.register(storagePlugin, { db, ownsDb: options.db === undefined });
+  await app.register(storagePlugin, {
+    db,
+    ownsDb: options.db === undefined,
+    insertBatch: config.issueBatchMax,
+  });
   await app.register(authPlugin);
   await app.register(servicesPlugin, { config });
   await app.register(sealerPlugin);

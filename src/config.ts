@@ -44,6 +44,7 @@ const EnvSchema = z.object({
   SIGNING_TRUSTED_KIDS: optionalString,
   SCREENING_LISTS_DIR: optionalString,
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
+  ISSUE_BATCH_MAX: intWithDefault(128, 1),
   LOG_ORIGIN: optionalString,
   ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
   CI_TRUSTED_EVENTS: optionalString,
@@ -94,6 +95,8 @@ export interface Config {
   };
   screeningListsDir: string | undefined;
   anchorIntervalMs: number;
+  /** Largest number of receipts one group-commit statement writes. */
+  issueBatchMax: number;
   /** Origin line of the log's checkpoints (and the note key name). */
   logOrigin: string;
   issuerClockSkewSeconds: number;
@@ -145,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     screeningListsDir: e.SCREENING_LISTS_DIR,
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
+    issueBatchMax: e.ISSUE_BATCH_MAX,
     logOrigin:
       e.LOG_ORIGIN ??
       (e.PUBLIC_URL

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { mintToken, parseToken, secretMatches } from '../auth/api-key-token.js';
 import type { ApiKeyRecord, ApiKeyStore, Principal } from '../auth/ports.js';
 import type { Scope } from '../auth/scopes.js';
+import { RowCache, type ChangeFeed } from './change-feed.js';
 
 export type { ApiKeyRecord } from '../auth/ports.js';
 
@@ -25,7 +26,15 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
 });
 
 export class ApiKeyRepository implements ApiKeyStore {
-  constructor(private readonly knex: Knex) {}
+  /** Active keys by id, as read from the store: authentication costs no round trip. */
+  private readonly cache: RowCache<ApiKeyRow>;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {
+    this.cache = new RowCache(changes, 'api_keys');
+  }
 
   /** Returns the record and the token; the token is never retrievable again. */
   async create(input: {
@@ -57,6 +66,7 @@ export class ApiKeyRepository implements ApiKeyStore {
       .where({ id })
       .whereNull('revoked_at')
       .update({ revoked_at: this.knex.fn.now() as unknown as Date });
+    this.changes.announce('api_keys');
     return updated > 0;
   }
 
@@ -64,11 +74,18 @@ export class ApiKeyRepository implements ApiKeyStore {
   async authenticate(token: string): Promise<Principal | undefined> {
     const parsed = parseToken(token);
     if (!parsed) return undefined;
-    const row = await this.knex<ApiKeyRow>('api_keys')
-      .where({ id: parsed.keyId })
-      .whereNull('revoked_at')
-      .first();
+    const row = this.cache.get(parsed.keyId) ?? (await this.activeKey(parsed.keyId));
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) return undefined;
     return { keyId: row.id, tenant: row.tenant, scopes: new Set(row.scopes) };
+  }
+
+  private async activeKey(id: string): Promise<ApiKeyRow | undefined> {
+    const row = await this.knex<ApiKeyRow>('api_keys')
+      .where({ id })
+      .whereNull('revoked_at')
+      .first();
+    // only keys that exist are cached: random key ids cannot fill the cache
+    if (row) this.cache.set(id, row);
+    return row;
   }
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { StoreConfig } from '../config.js';
+import { ChangeFeed } from './change-feed.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations/index.js';
 
@@ -9,6 +10,8 @@ import { migrate } from './migrations/index.js';
 export interface Database {
   readonly knex: Knex;
   readonly kind: StoreConfig['kind'];
+  /** Invalidates the in-process caches of api_keys and notaries (see change-feed.ts). */
+  readonly changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -26,10 +29,13 @@ export async function openDatabase(
 ): Promise<Database> {
   const { knex, lock } =
     store.kind === 'postgres' ? openPostgres(store, options.log) : openEmbedded(store, options.log);
+  const changes = new ChangeFeed(store.kind === 'postgres' ? knex : undefined);
   const db: Database = {
     knex,
     kind: store.kind,
+    changes,
     async close() {
+      await changes.close();
       await knex.destroy();
       lock?.release();
     },
@@ -39,6 +45,7 @@ export async function openDatabase(
       await knex.raw('create schema if not exists ??', [store.schema]);
     }
     if (options.migrate ?? true) await migrate(knex);
+    await changes.start();
   } catch (err) {
     await db.close();
     throw err;

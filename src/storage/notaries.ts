@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { affectedRows } from './affected.js';
+import { RowCache, type ChangeFeed } from './change-feed.js';
 import type { NotaryStore } from '../receipts/ports.js';
 import type { NotaryRecord } from '../receipts/types.js';
 
@@ -28,7 +29,15 @@ const toRecord = (row: NotaryRow): NotaryRecord => ({
 
 /** The per-tenant notary registry, managed with `receipts notaries ...`. */
 export class NotaryRepository implements NotaryStore {
-  constructor(private readonly knex: Knex) {}
+  /** Registered notaries by tenant and id: issuance costs no round trip for them. */
+  private readonly cache: RowCache<NotaryRecord>;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {
+    this.cache = new RowCache(changes, 'notaries');
+  }
 
   /** Adds or replaces a notary (re-adding updates the commission or rotates the key). */
   async upsert(notary: NotaryRecord): Promise<void> {
@@ -43,13 +52,20 @@ export class NotaryRepository implements NotaryStore {
       })
       .onConflict(['tenant', 'notary_id'])
       .merge();
+    this.changes.announce('notaries');
   }
 
   async find(tenant: string, notaryId: string): Promise<NotaryRecord | undefined> {
+    const key = JSON.stringify([tenant, notaryId]);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
     const row = await this.knex<NotaryRow>('notaries')
       .where({ tenant, notary_id: notaryId })
       .first();
-    return row ? toRecord(row) : undefined;
+    if (!row) return undefined;
+    const record = toRecord(row);
+    this.cache.set(key, record);
+    return record;
   }
 
   async list(tenant?: string): Promise<NotaryRecord[]> {
@@ -59,8 +75,8 @@ export class NotaryRepository implements NotaryStore {
   }
 
   async remove(tenant: string, notaryId: string): Promise<boolean> {
-    return (
-      affectedRows(await this.knex('notaries').where({ tenant, notary_id: notaryId }).delete()) > 0
-    );
+    const deleted = await this.knex('notaries').where({ tenant, notary_id: notaryId }).delete();
+    this.changes.announce('notaries');
+    return affectedRows(deleted) > 0;
   }
 }

@@ -9,6 +9,7 @@ import type {
   ReceiptStore,
 } from '../receipts/ports.js';
 import type { StoredReceipt } from '../receipts/types.js';
+import { Batcher } from './batcher.js';
 
 interface ReceiptRow {
   id: string;
@@ -100,18 +101,65 @@ function decodeCursor(cursor: string | undefined): [string, string] | undefined 
   return undefined;
 }
 
-/** PostgreSQL's unique_violation on the (tenant, external_id) index: a result, not a failure. */
-function isExternalIdTaken(err: unknown): boolean {
-  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
-  return (
-    e?.code === '23505' &&
-    (e.constraint === 'receipts_tenant_external_id' ||
-      String(e.message).includes('receipts_tenant_external_id'))
-  );
+const RECEIPT_COLUMNS =
+  'id, tenant, body, receipt_hash, signature_kid, signature, created_at, has_proof_artifact, external_id';
+const RECEIPT_VALUES = '(?::uuid, ?, ?::jsonb, ?, ?, ?, ?::timestamptz, ?, ?)';
+
+function receiptBindings(input: NewReceipt): unknown[] {
+  const { receiptHash, receiptSignature, ...body } = input.receipt;
+  return [
+    input.receipt.receiptId,
+    input.tenant,
+    JSON.stringify(body),
+    receiptHash,
+    receiptSignature?.kid ?? null,
+    receiptSignature?.signature ?? null,
+    new Date(input.receipt.createdAt),
+    input.hasProofArtifact,
+    input.externalId ?? null,
+  ];
 }
 
+/**
+ * One statement for a whole batch: the receipts, and the log entries of those that were
+ * inserted, atomically (a single statement commits or rolls back as a whole). A (tenant,
+ * externalId) already taken is skipped by ON CONFLICT and reported, never an error.
+ */
+function batchInsert(items: readonly NewReceipt[]): { sql: string; bindings: unknown[] } {
+  const queued = items.filter((i) => i.leafHash);
+  const entries = queued.length
+    ? `, l as (insert into log_entries (receipt_id, leaf_hash)
+         select v.id, v.leaf from (values ${queued.map(() => '(?::uuid, ?::bytea)').join(', ')})
+           as v(id, leaf) join r on r.id = v.id)`
+    : '';
+  const sql = `with r as (
+      insert into receipts (${RECEIPT_COLUMNS})
+      values ${items.map(() => RECEIPT_VALUES).join(', ')}
+      on conflict (tenant, external_id) do nothing
+      returning id)${entries}
+    select id from r`;
+  const bindings = [
+    ...items.flatMap(receiptBindings),
+    ...queued.flatMap((i) => [i.receipt.receiptId, i.leafHash]),
+  ];
+  return { sql, bindings };
+}
+
+/** Largest number of receipts written by one statement (group commit); see ISSUE_BATCH_MAX. */
+export const DEFAULT_INSERT_BATCH = 128;
+
 export class ReceiptRepository implements ReceiptStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly batcher: Batcher<NewReceipt, InsertResult>;
+
+  constructor(
+    private readonly knex: Knex,
+    options: { insertBatch?: number } = {},
+  ) {
+    this.batcher = new Batcher(
+      (items) => this.insertBatch(items),
+      options.insertBatch ?? DEFAULT_INSERT_BATCH,
+    );
+  }
 
   private select(db: Knex | Knex.Transaction) {
     return db<ReceiptRow>('receipts as r')
@@ -127,36 +175,20 @@ export class ReceiptRepository implements ReceiptStore {
       );
   }
 
-  /** The receipt and (with a proof artifact) its log entry, in one transaction. */
-  async insert(input: NewReceipt): Promise<InsertResult> {
-    try {
-      await this.knex.transaction((trx) => this.insertRows(trx, input));
-      return 'created';
-    } catch (err) {
-      if (isExternalIdTaken(err)) return 'duplicate_external_id';
-      throw err;
-    }
+  /** The receipt and (with a proof artifact) its log entry, committed before this resolves. */
+  insert(input: NewReceipt): Promise<InsertResult> {
+    return this.batcher.submit(input);
   }
 
-  private async insertRows(trx: Knex.Transaction, input: NewReceipt): Promise<void> {
-    const { receiptHash, receiptSignature, ...body } = input.receipt;
-    await trx('receipts').insert({
-      id: input.receipt.receiptId,
-      tenant: input.tenant,
-      body,
-      receipt_hash: receiptHash,
-      signature_kid: receiptSignature?.kid ?? null,
-      signature: receiptSignature?.signature ?? null,
-      created_at: new Date(input.receipt.createdAt),
-      has_proof_artifact: input.hasProofArtifact,
-      external_id: input.externalId ?? null,
-    });
-    if (input.leafHash) {
-      await trx('log_entries').insert({
-        receipt_id: input.receipt.receiptId,
-        leaf_hash: input.leafHash,
-      });
-    }
+  private async insertBatch(items: NewReceipt[]): Promise<InsertResult[]> {
+    const { sql, bindings } = batchInsert(items);
+    const result = (await this.knex.raw(sql, bindings as Knex.RawBinding[])) as {
+      rows: { id: string }[];
+    };
+    const inserted = new Set(result.rows.map((r) => r.id));
+    return items.map((i) =>
+      inserted.has(i.receipt.receiptId) ? 'created' : 'duplicate_external_id',
+    );
   }
 
   /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */

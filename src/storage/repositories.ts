@@ -18,13 +18,18 @@ export interface Repositories {
   signingKeys: SigningKeyRepository;
 }
 
-export function createRepositories(db: Database): Repositories {
+export interface RepositoryOptions {
+  /** Largest group-commit batch of receipt inserts (ISSUE_BATCH_MAX). */
+  insertBatch?: number;
+}
+
+export function createRepositories(db: Database, options: RepositoryOptions = {}): Repositories {
   return {
-    apiKeys: new ApiKeyRepository(db.knex),
+    apiKeys: new ApiKeyRepository(db.knex, db.changes),
     issuers: new IssuerRepository(db.knex),
     log: new LogRepository(db.knex),
-    notaries: new NotaryRepository(db.knex),
-    receipts: new ReceiptRepository(db.knex),
+    notaries: new NotaryRepository(db.knex, db.changes),
+    receipts: new ReceiptRepository(db.knex, options),
     revocations: new RevocationRepository(db.knex),
     signingKeys: new SigningKeyRepository(db.knex),
   };

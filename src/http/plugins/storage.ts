@@ -12,9 +12,12 @@ declare module 'fastify' {
 
 /** Decorates the app with the store and its repositories; closes the store with the app. */
 export default fp(
-  async function storage(app: FastifyInstance, opts: { db: Database; ownsDb: boolean }) {
+  async function storage(
+    app: FastifyInstance,
+    opts: { db: Database; ownsDb: boolean; insertBatch: number },
+  ) {
     app.decorate('db', opts.db);
-    app.decorate('repos', createRepositories(opts.db));
+    app.decorate('repos', createRepositories(opts.db, { insertBatch: opts.insertBatch }));
     if (opts.ownsDb) app.addHook('onClose', async () => opts.db.close());
   },
   { name: 'storage' },

@@ -4,6 +4,7 @@ import * as m002 from './002_receipts.js';
 import * as m003 from './003_log.js';
 import * as m004 from './004_revocation.js';
 import * as m005 from './005_key_endorsements.js';
+import * as m006 from './006_change_notify.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '003_log': m003,
   '004_revocation': m004,
   '005_key_endorsements': m005,
+  '006_change_notify': m006,
 };
 
 const source: Knex.MigrationSource<string> = {
