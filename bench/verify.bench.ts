@@ -19,6 +19,11 @@ import { ROOT, startBareRoute, startService } from './processes.js';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
+/**
+ * autocannon paces each connection on its own timer, all started together, so 50 connections
+ * at 200 req/s arrive as bursts of 50 every 250 ms; 2 connections spread the same rate evenly.
+ */
+const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 2);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
@@ -90,6 +95,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
       method: 'POST',
       body,
       rate: RATE,
+      connections: PACED_CONNECTIONS,
     });
     const one = await fetch(`${server.url}/api/v1/verify`, {
       method: 'POST',
