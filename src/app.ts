@@ -6,6 +6,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { ProbotOctokit } from 'probot';
+import { adminSocketPath, startAdminChannel } from './cli/admin-channel.js';
+import { runCli } from './cli/run.js';
 import type { Config } from './config.js';
 import githubAppPlugin from './github/plugin.js';
 import authPlugin from './http/plugins/auth.js';
@@ -60,6 +62,20 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
   };
 }
 
+/**
+ * The embedded store is single-process: the server lets the operator CLI run its commands
+ * through `DATA_DIR/admin.sock` (src/cli/admin-channel.ts) instead of refusing them.
+ */
+async function openAdminChannel(app: FastifyInstance, config: Config): Promise<void> {
+  if (config.store.kind !== 'embedded' || config.store.dataDir === null) return;
+  const channel = await startAdminChannel(
+    adminSocketPath(config.store.dataDir),
+    app.services,
+    (argv, io, services) => runCli(argv, io, {}, services),
+  );
+  app.addHook('onClose', () => channel.close());
+}
+
 /** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -98,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(servicesPlugin, { config });
   await app.register(sealerPlugin);
+  await openAdminChannel(app, config);
   await app.register(openapiPlugin);
   await app.register(healthRoutes);
   await app.register(jwksRoutes);

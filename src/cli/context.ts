@@ -25,6 +25,8 @@ export interface CliIo {
 export interface CliContext extends CliIo {
   config: Config;
   args: string[];
+  /** Set when the running server executes the command (admin channel): use its services. */
+  services?: Services;
 }
 
 export type Command = (ctx: CliContext) => Promise<void>;
@@ -38,6 +40,7 @@ export async function withServices<T>(
   fn: (services: Services) => Promise<T>,
   options: ServiceOptions = {},
 ): Promise<T> {
+  if (ctx.services) return fn(ctx.services);
   const db = await openDatabase(ctx.config.store);
   try {
     return await fn(await createServices(ctx.config, createRepositories(db), options));

@@ -7,6 +7,8 @@ import { sealCreateCommand } from './commands/seal.js';
 import { migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
+import type { Services } from '../services.js';
+import { adminSocketPath, forwardToServer } from './admin-channel.js';
 import { CliError, type CliIo, type Command } from './context.js';
 
 const GROUPS: Record<string, Record<string, Command>> = {
@@ -47,11 +49,15 @@ function resolve(argv: string[]): { command: Command; args: string[] } | undefin
   return command ? { command, args: rest } : undefined;
 }
 
-/** Runs one CLI invocation; returns the process exit code. */
+/**
+ * Runs one CLI invocation; returns the process exit code. With `services` (the admin channel)
+ * the command runs inside the server, on its services and configuration.
+ */
 export async function runCli(
   argv: string[],
   io: CliIo,
   env: Record<string, string | undefined> = process.env,
+  services?: Services,
 ): Promise<number> {
   const resolved = resolve(argv);
   if (!resolved) {
@@ -59,13 +65,23 @@ export async function runCli(
     return argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
   }
   try {
-    const config = loadConfig(env);
-    await resolved.command({ ...io, config, args: resolved.args });
+    const config = services?.config ?? loadConfig(env);
+    await resolved.command({
+      ...io,
+      config,
+      args: resolved.args,
+      ...(services ? { services } : {}),
+    });
     return 0;
   } catch (err) {
     if (err instanceof CliError) {
       io.err(`error: ${err.message}`);
       return err.exitCode;
+    }
+    if (err instanceof DataDirLockedError && !services) {
+      // the server holds the embedded store: let it run the command (admin channel)
+      const code = await forwardToServer(argv, adminSocketPath(err.dataDir), io);
+      if (code !== undefined) return code;
     }
     if (err instanceof DataDirLockedError || err instanceof ConfigError) {
       io.err(`error: ${err.message}`);

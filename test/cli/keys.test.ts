@@ -76,18 +76,50 @@ describe('receipts keys', () => {
   });
 
   it.runIf(!isPostgres())(
-    'refuses to open the embedded store while the server holds it',
+    'while the server holds the embedded store, commands run through its admin channel',
     async () => {
       const config = testConfig(env, store);
       const app = await buildApp({ config, logger: false });
+      try {
+        const created = await cli(
+          'keys',
+          'create',
+          '--tenant',
+          'live',
+          '--name',
+          'no downtime',
+          '--scopes',
+          'read',
+          '--json',
+        );
+        expect(created.code, created.err).toBe(0);
+        const { id, key } = JSON.parse(created.out) as { id: string; key: string };
+        const list = () => app.inject({ url: '/api/v1/receipts', headers: { 'x-api-key': key } });
+        expect((await list()).statusCode).toBe(200);
+        expect((await cli('keys', 'list')).out).toContain(id);
+        expect((await cli('keys', 'revoke', id)).code).toBe(0);
+        expect((await list()).statusCode).toBe(401); // at once: the server's own cache
+        expect((await cli('keys', 'revoke', id)).code).toBe(1); // exit codes kept
+        expect((await cli('migrate')).out).toContain('already up to date');
+      } finally {
+        await app.close();
+      }
+      expect((await cli('keys', 'list')).code).toBe(0);
+    },
+  );
+
+  it.runIf(!isPostgres())(
+    'says the store is locked when the holder has no admin channel to reach',
+    async () => {
+      const { acquireDataDirLock } = await import('../../src/storage/data-dir-lock.js');
+      const lock = acquireDataDirLock(env.DATA_DIR ?? '');
       try {
         const res = await cli('keys', 'list');
         expect(res.code).toBe(3);
         expect(res.err).toMatch(/in use by process \d+/);
       } finally {
-        await app.close();
+        lock.release();
       }
-      expect((await cli('keys', 'list')).code).toBe(0);
     },
   );
 });

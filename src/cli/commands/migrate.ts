@@ -3,6 +3,10 @@ import { openDatabase } from '../../storage/database.js';
 import type { Command } from '../context.js';
 
 export const migrateCommand: Command = async (ctx) => {
+  if (ctx.services) {
+    ctx.out('already up to date (the running server migrated the store when it started)');
+    return;
+  }
   const db = await openDatabase(ctx.config.store, { migrate: false });
   try {
     const applied = await migrate(db.knex);
