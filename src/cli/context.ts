@@ -24,6 +24,8 @@ export interface CliIo {
 
 export interface CliContext extends CliIo {
   config: Config;
+  /** The environment the configuration was read from (a demo server is started with it). */
+  env: Record<string, string | undefined>;
   args: string[];
   /** Set when the running server executes the command (admin channel): use its services. */
   services?: Services;

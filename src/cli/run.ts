@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../storage/data-dir-lock.js';
 import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
 import { anchorRunCommand } from './commands/anchor.js';
+import { demoCommand } from './commands/demo.js';
 import { keyCommands } from './commands/keys.js';
 import { sealCreateCommand } from './commands/seal.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -38,12 +39,14 @@ export const USAGE = `usage: receipts <command> [flags]
   signing-keys list
   signing-keys endorse KID
   migrate
+  demo [--url URL] [--dir DIR]      the whole story against a running (or started) service
 
 The CLI uses the same DATABASE_URL / DATA_DIR as the server (see README).`;
 
 function resolve(argv: string[]): { command: Command; args: string[] } | undefined {
   const [group, sub, ...rest] = argv;
   if (group === 'migrate') return { command: migrateCommand, args: argv.slice(1) };
+  if (group === 'demo') return { command: demoCommand, args: argv.slice(1) };
   if (group === 'sign-revocation') return { command: signRevocationCommand, args: argv.slice(1) };
   const command = group && sub ? GROUPS[group]?.[sub] : undefined;
   return command ? { command, args: rest } : undefined;
@@ -69,6 +72,7 @@ export async function runCli(
     await resolved.command({
       ...io,
       config,
+      env,
       args: resolved.args,
       ...(services ? { services } : {}),
     });
