@@ -53,6 +53,9 @@ const EnvSchema = z.object({
   PRIVATE_KEY_PATH: optionalString,
   WEBHOOK_SECRET: optionalString,
   GHE_HOST: optionalString,
+  GH_ORG: optionalString,
+  WEBHOOK_PROXY_URL: optionalString,
+  ENV_FILE: optionalString,
   GHE_PROTOCOL: optionalString,
 });
 
@@ -103,6 +106,17 @@ export interface Config {
   /** Trigger events the CI adapter trusts; undefined means the documented default list. */
   ciTrustedEvents: string[] | undefined;
   github: GitHubAppConfig | undefined;
+  /** GitHub App registration (manifest flow at /probot) and development webhook forwarding. */
+  githubSetup: {
+    /** smee.io channel: webhooks forwarded to this process (development). */
+    webhookProxyUrl: string | undefined;
+    /** Register the app for this organisation instead of the user. */
+    org: string | undefined;
+    gheHost: string | undefined;
+    gheProtocol: string | undefined;
+    /** Where the manifest flow writes the app credentials (ENV_FILE, default ./.env). */
+    envFile: string;
+  };
 }
 
 export class ConfigError extends ServiceError<'config_invalid'> {
@@ -159,6 +173,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     github: githubConfig(e),
+    githubSetup: {
+      webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+      org: e.GH_ORG,
+      gheHost: e.GHE_HOST,
+      gheProtocol: e.GHE_PROTOCOL,
+      envFile: path.resolve(e.ENV_FILE ?? '.env'),
+    },
   };
 }
 

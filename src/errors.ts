@@ -35,6 +35,8 @@ export const SERVICE_ERROR_CODES = [
   'check_run_refused',
   'webhook_unauthorized',
   'webhook_invalid',
+  'setup_forbidden',
+  'setup_failed',
 ] as const;
 
 export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];

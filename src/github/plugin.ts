@@ -7,9 +7,11 @@ import { DEFAULT_TRUSTED_EVENTS } from '../receipts/checks/ci.js';
 import { AppOctokit } from './octokit.js';
 import { createProbot, type ProbotLogger } from './probot.js';
 import { receiptsApp } from './receipts-app.js';
+import { registerManifestSetup } from './setup.js';
+import { WEBHOOK_PATH } from './webhook-path.js';
+import { forwardWebhooks } from './webhook-proxy.js';
 
-/** Probot's default webhook path. */
-export const WEBHOOK_PATH = '/api/github/webhooks';
+export { WEBHOOK_PATH };
 
 export interface GitHubAppPluginOptions {
   config: Config;
@@ -28,8 +30,16 @@ export default async function githubAppPlugin(
 ): Promise<void> {
   const { config } = opts;
   if (!config.github) {
-    app.log.info('GitHub App disabled: APP_ID, WEBHOOK_SECRET and PRIVATE_KEY are not all set');
+    const token = registerManifestSetup(app, { config });
+    const base = config.publicUrl ?? `http://localhost:${config.port}`;
+    app.log.info(
+      { setup: `${base}/probot?token=${token}` },
+      'GitHub App not configured: open the setup link to register it from app.yml (credentials go to .env)',
+    );
     return;
+  }
+  if (config.githubSetup.webhookProxyUrl) {
+    forwardWebhooks(app, config.githubSetup.webhookProxyUrl);
   }
   const log = app.log.child({ component: 'github-app' }) as unknown as ProbotLogger;
   const probot = createProbot(config.github, log, opts.octokit ?? AppOctokit);

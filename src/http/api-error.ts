@@ -48,6 +48,9 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   check_run_refused: 'validation_failed',
   webhook_unauthorized: 'unauthorized',
   webhook_invalid: 'validation_failed',
+  setup_forbidden: 'forbidden',
+  // GitHub refused or could not be reached while exchanging the manifest code
+  setup_failed: 'dependency_unavailable',
 };
 
 /** Messages of 503s that come from domain codes: what the client may know, nothing more. */

@@ -1,0 +1,122 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Octokit } from '@octokit/rest';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { appManifest, mergeEnvFile } from './manifest.js';
+
+/**
+ * Probot's first run, inside this service: with no app credentials, `/probot` registers the app
+ * from `app.yml` through GitHub's manifest flow and writes the credentials to `.env` (restart to
+ * use them). Unlike Probot's dev server, the page needs the one-time token printed in the log at
+ * start-up, and GitHub's `state` round-trips it, so nobody else who can reach the server can
+ * register their own app into this one's `.env`.
+ */
+export interface SetupOptions {
+  config: Config;
+  /** The Octokit class for the code exchange (tests inject one). */
+  octokit?: typeof Octokit;
+}
+
+const same = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+function webBase(config: Config): string {
+  const { gheHost, gheProtocol, org } = config.githubSetup;
+  const host = `${gheProtocol ?? 'https'}://${gheHost ?? 'github.com'}`;
+  return `${host}${org ? `/organizations/${encodeURIComponent(org)}` : ''}/settings/apps/new`;
+}
+
+function apiBase(config: Config): string | undefined {
+  const { gheHost, gheProtocol } = config.githubSetup;
+  return gheHost ? `${gheProtocol ?? 'https'}://${gheHost}/api/v3` : undefined;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function setupPage(action: string, manifest: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Register the GitHub App</title></head>
+<body><h1>Register the Verification Receipts GitHub App</h1>
+<p>GitHub will create the app from this service's <code>app.yml</code> and send you back here; the
+credentials are then written to <code>.env</code>. Restart the service afterwards.</p>
+<form action="${escapeHtml(action)}" method="post">
+<input type="hidden" name="manifest" value="${escapeHtml(manifest)}">
+<button type="submit">Register on GitHub</button></form></body></html>`;
+}
+
+export function registerManifestSetup(app: FastifyInstance, options: SetupOptions): string {
+  const { config } = options;
+  const token = randomBytes(18).toString('base64url');
+  const states = new Set<string>();
+  const baseUrl = (request: FastifyRequest) =>
+    config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const formAction = new URL(webBase(config)).origin;
+  const csp = {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], formAction: [formAction], frameAncestors: ["'none'"] },
+    },
+  };
+
+  app.get(
+    '/probot',
+    { schema: { hide: true }, config: { helmet: csp } as object },
+    async (request, reply) => {
+      const given = (request.query as { token?: unknown }).token;
+      if (typeof given !== 'string' || !same(given, token)) {
+        throw new ServiceError(
+          'setup_forbidden',
+          'open the /probot link printed in the service log',
+        );
+      }
+      const state = randomBytes(18).toString('base64url');
+      states.add(state);
+      const manifest = appManifest({
+        baseUrl: baseUrl(request),
+        webhookProxyUrl: config.githubSetup.webhookProxyUrl,
+      });
+      const action = `${webBase(config)}?state=${state}`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(setupPage(action, JSON.stringify(manifest)));
+    },
+  );
+
+  app.get('/probot/setup', { schema: { hide: true } }, async (request, reply) => {
+    const { code, state } = request.query as { code?: unknown; state?: unknown };
+    if (typeof state !== 'string' || !states.delete(state) || typeof code !== 'string' || !code) {
+      throw new ServiceError(
+        'setup_forbidden',
+        'unknown or used setup state; start again at /probot',
+      );
+    }
+    const OctokitClass = options.octokit ?? Octokit;
+    const quiet = () => undefined;
+    const log = { debug: quiet, info: quiet, warn: quiet, error: quiet }; // the error is ours
+    const octokit = new OctokitClass({
+      log,
+      ...(apiBase(config) ? { baseUrl: apiBase(config) } : {}),
+    });
+    let data;
+    try {
+      ({ data } = await octokit.request('POST /app-manifests/{code}/conversions', { code }));
+    } catch (err) {
+      throw new ServiceError('setup_failed', 'GitHub did not convert the manifest code', {
+        cause: err,
+      });
+    }
+    mergeEnvFile(config.githubSetup.envFile, {
+      APP_ID: String(data.id),
+      PRIVATE_KEY: data.pem,
+      WEBHOOK_SECRET: data.webhook_secret ?? '',
+      GITHUB_CLIENT_ID: data.client_id,
+      GITHUB_CLIENT_SECRET: data.client_secret,
+    });
+    request.log.warn(
+      { appId: data.id },
+      'GitHub App registered; credentials written to .env: restart the service',
+    );
+    return reply.redirect(`${data.html_url}/installations/new`, 302);
+  });
+  return token;
+}
