@@ -48,6 +48,20 @@ async function reverify(id: string) {
   return res.json();
 }
 
+function revoke(id: string) {
+  const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/receipt/${id}/revoke`,
+    headers: {
+      'x-api-key': key,
+      'x-issuer-id': h.issuerId,
+      'x-signature-timestamp': h.timestamp,
+      'x-issuer-signature': h.signature,
+    },
+  });
+}
+
 const row = (id: string) => ctx.db.knex('receipts').where({ id });
 
 describe('tampered receipt rows do not verify', () => {
@@ -75,17 +89,7 @@ describe('tampered receipt rows do not verify', () => {
 
   it('a cleared revoked_at does not un-revoke: the audit row still counts', async () => {
     const id = await issue();
-    const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
-    const revoked = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/receipt/${id}/revoke`,
-      headers: {
-        'x-api-key': key,
-        'x-issuer-id': h.issuerId,
-        'x-signature-timestamp': h.timestamp,
-        'x-issuer-signature': h.signature,
-      },
-    });
+    const revoked = await revoke(id);
     expect(revoked.json()).toMatchObject({ result: 'REVOKED' });
     await row(id).update({ revoked_at: null, revoked_by: null });
 
@@ -99,16 +103,7 @@ describe('tampered receipt rows do not verify', () => {
     const item = list.json().find((i: { receiptId: string }) => i.receiptId === id);
     expect(item).toMatchObject({ revoked: true, status: 'revoked' });
     // revoking again is ALREADY_REVOKED, not a duplicate audit row (a 500)
-    const again = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/receipt/${id}/revoke`,
-      headers: {
-        'x-api-key': key,
-        'x-issuer-id': h.issuerId,
-        'x-signature-timestamp': h.timestamp,
-        'x-issuer-signature': h.signature,
-      },
-    });
+    const again = await revoke(id);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ receiptStatus: 'revoked', result: 'ALREADY_REVOKED' });
   });
