@@ -24,7 +24,31 @@ function links(publicUrl: string | undefined, receiptId: string): string {
   if (!publicUrl) {
     return `Receipt JSON: \`${receiptUrl}\` · PDF: \`${receiptUrl}/pdf\` (set PUBLIC_URL for links)`;
   }
-  return `[Receipt JSON](${receiptUrl}) · [Receipt PDF](${receiptUrl}/pdf)`;
+  return `[Receipt JSON](${receiptUrl}) · [Receipt PDF](${receiptUrl}/pdf) (tenant API key)`;
+}
+
+/** The public verify page for a receipt hash: no API key, the check happens in the browser. */
+export function verifyPageUrl(publicUrl: string, receiptHash: string): string {
+  return `${publicUrl}/verify?hash=${encodeURIComponent(receiptHash)}`;
+}
+
+/** What anyone needs to check the receipt without an API key, or without us at all. */
+function withoutKey(publicUrl: string | undefined, receipt: ReceiptRecord['receipt']): string[] {
+  const kid = receipt.receiptSignature?.kid ?? 'unsigned';
+  const offline = [
+    `Verify offline: the receipt bundle (\`GET /api/v1/receipt/${receipt.receiptId}/bundle\`, or the`,
+    `PDF, which carries it) with \`npx receipts verify FILE\`; receipt hash \`${receipt.receiptHash}\`,`,
+    `signed by kid \`${kid}\` (Ed25519, RFC 8785 canonical form).`,
+  ].join(' ');
+  if (!publicUrl) return ['', offline];
+  return [
+    '',
+    `**Verify without an API key:** [in the browser](${verifyPageUrl(publicUrl, receipt.receiptHash)}) ·` +
+      ` [public status](${publicUrl}/status/${receipt.receiptHash}) ·` +
+      ` [signing keys](${publicUrl}/.well-known/jwks.json)`,
+    '',
+    offline,
+  ];
 }
 
 export interface ReceiptOutputInput {
@@ -57,6 +81,7 @@ export function receiptOutput(input: ReceiptOutputInput): CheckOutput {
     `**Receipt:** \`${receipt.receiptId}\``,
     '',
     links(publicUrl, receipt.receiptId),
+    ...withoutKey(publicUrl, receipt),
     '',
     `Receipt hash \`${receipt.receiptHash}\` · policy profile \`${input.policyProfile}\`` +
       (response.provenanceNote ? ` · ${cell(response.provenanceNote)}` : ''),
@@ -66,7 +91,8 @@ export function receiptOutput(input: ReceiptOutputInput): CheckOutput {
     conclusion: response.conclusion,
     title: response.title,
     summary,
-    detailsUrl: publicUrl ? absoluteUrl(publicUrl, receiptPath(receipt.receiptId)) : undefined,
+    // "Details" opens the public verify page: repository owners hold no API key
+    detailsUrl: publicUrl ? verifyPageUrl(publicUrl, receipt.receiptHash) : undefined,
   };
 }
 

@@ -69,7 +69,7 @@ describe('workflow_run.completed', () => {
       external_id: c.externalId,
       status: 'completed',
       conclusion: 'success',
-      details_url: `${PUBLIC_URL}/api/v1/receipt/${id}`,
+      details_url: `${PUBLIC_URL}/verify?hash=${encodeURIComponent(record?.receipt.receiptHash ?? '')}`,
       output: { title: 'Provenance verified (ALLOW)' },
     });
     const summary = body.output.summary;
@@ -78,6 +78,14 @@ describe('workflow_run.completed', () => {
     expect(summary).toContain(`**Receipt:** \`${id}\``);
     expect(summary).toContain(`[Receipt JSON](${PUBLIC_URL}/api/v1/receipt/${id})`);
     expect(summary).toContain(`[Receipt PDF](${PUBLIC_URL}/api/v1/receipt/${id}/pdf)`);
+    const hash = record?.receipt.receiptHash ?? '';
+    expect(summary).toContain(
+      `[in the browser](${PUBLIC_URL}/verify?hash=${encodeURIComponent(hash)})`,
+    );
+    expect(summary).toContain(`[public status](${PUBLIC_URL}/status/${hash})`);
+    expect(summary).toContain(`[signing keys](${PUBLIC_URL}/.well-known/jwks.json)`);
+    expect(summary).toContain('`npx receipts verify FILE`');
+    expect(summary).toContain(`kid \`${record?.receipt.receiptSignature?.kid}\``);
     expect(summary).toContain('policy profile `ci-provenance-v1`');
     expect(summary).toContain(payload.workflow_run.html_url);
     expect(record?.receipt.subject).toMatchObject({
