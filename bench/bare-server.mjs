@@ -1,5 +1,6 @@
 // The ceiling: a bare Fastify POST route, in its own process, as the service runs in its own.
 // Usage: node bench/bare-server.mjs PORT
+import process from 'node:process';
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
