@@ -11,6 +11,7 @@ export const SERVICE_ERROR_CODES = [
   'external_id_conflict',
   'revocation_unauthorized',
   'revocation_forbidden',
+  // anchoring: the log's published state (AnchorService)
   'checkpoint_not_found',
   'invalid_log_range',
   // receipts: operator input to signing tools, screening list files

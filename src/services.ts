@@ -50,7 +50,7 @@ export async function createServices(
   const screening = await ScreeningLists.load(
     options.loadScreening === false ? undefined : config.screeningListsDir,
   );
-  const keyTrust = () => trustOf(stores.signingKeys, signer, config.signing.trustedKids);
+  const keyTrust = keyTrustSource(stores.signingKeys, signer, config.signing.trustedKids);
   const keyRing = new KeyRingSource(async () => (await keyTrust()).trusted);
   const anchoring = new AnchorService(
     stores.log,
@@ -78,16 +78,32 @@ export async function createServices(
   return { config, stores, signer, keyTrust, keyRing, anchoring, receipts, registerSigner };
 }
 
-async function trustOf(
+/**
+ * The trusted part of the stored ring, read from the store on every call (a rotation in another
+ * process shows at once) but with the endorsement signatures checked again only when the stored
+ * keys or endorsements change.
+ */
+function keyTrustSource(
   store: SigningKeyStore,
   signer: Signer | undefined,
   trustedKids: readonly string[],
-): Promise<KeyTrust> {
-  const [records, endorsements] = await Promise.all([store.list(), store.endorsements()]);
-  const pinned: Ed25519PublicJwk[] = records
-    .filter((r) => trustedKids.includes(r.jwk.kid))
-    .map((r) => r.jwk);
-  return trustedKeys(records, endorsements, signer ? [signer.publicJwk, ...pinned] : pinned);
+): () => Promise<KeyTrust> {
+  let cached: { fingerprint: string; trust: KeyTrust } | undefined;
+  return async () => {
+    const [records, endorsements] = await Promise.all([store.list(), store.endorsements()]);
+    const fingerprint = JSON.stringify([
+      records.map((r) => [r.jwk.kid, r.jwk.x]),
+      endorsements.map((e) => [e.subjectKid, e.endorserKid, e.signature]),
+    ]);
+    if (cached?.fingerprint !== fingerprint) {
+      const pinned: Ed25519PublicJwk[] = records
+        .filter((r) => trustedKids.includes(r.jwk.kid))
+        .map((r) => r.jwk);
+      const anchors = signer ? [signer.publicJwk, ...pinned] : pinned;
+      cached = { fingerprint, trust: trustedKeys(records, endorsements, anchors) };
+    }
+    return cached.trust;
+  };
 }
 
 /** The log signs checkpoints with the service key, under the log's origin as key name. */

@@ -11,8 +11,6 @@ import { registerManifestSetup } from './setup.js';
 import { WEBHOOK_PATH } from './webhook-path.js';
 import { forwardWebhooks } from './webhook-proxy.js';
 
-export { WEBHOOK_PATH };
-
 export interface GitHubAppPluginOptions {
   config: Config;
   /** Defaults to Probot's Octokit with retries and throttling ({@link AppOctokit}). */

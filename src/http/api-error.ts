@@ -17,7 +17,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
  * The one mapping of domain codes to ErrorResponse `error` strings (and so to statuses). A code
- * that only a faulty store or a bug can produce answers 503/500 with a masked message; the test
+ * that only a faulty store or a bug can produce answers 503 with a masked message; the test
  * in test/http/api-error.test.ts keeps this table total and free of accidental 500s.
  */
 export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {

@@ -6,10 +6,7 @@ export type ReceiptErrorCode =
   | 'proof_artifact_required_for_anchor'
   | 'external_id_conflict'
   | 'revocation_unauthorized'
-  | 'revocation_forbidden'
-  | 'checkpoint_not_found'
-  | 'invalid_log_range'
-  | 'signing_disabled';
+  | 'revocation_forbidden';
 
 export class ReceiptError extends ServiceError<ReceiptErrorCode> {
   override name = 'ReceiptError';
