@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Batcher } from '../../src/storage/batcher.js';
+
+/** Group commit: a bad item fails only its own caller; an unavailable store fails the batch. */
+describe('Batcher', () => {
+  it('coalesces concurrent submissions into batches of at most maxBatch', async () => {
+    const batches: number[][] = [];
+    const batcher = new Batcher<number, number>(async (items) => {
+      batches.push(items);
+      return items.map((i) => i * 10);
+    }, 3);
+    const results = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((i) => batcher.submit(i)));
+    expect(results).toEqual([10, 20, 30, 40, 50, 60, 70]);
+    expect(batches[0]).toEqual([1]); // the first write starts at once
+    expect(batches.every((b) => b.length <= 3)).toBe(true);
+    expect(batches.flat().sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('a batch that fails is retried item by item: only the bad item is rejected', async () => {
+    const batcher = new Batcher<number, number>(async (items) => {
+      if (items.includes(13)) throw new Error('check constraint violated');
+      return items;
+    }, 10);
+    const outcomes = await Promise.allSettled([1, 13, 2, 3].map((i) => batcher.submit(i)));
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('check constraint violated');
+  });
+
+  it('the store being unavailable fails the whole batch without retrying each item', async () => {
+    let writes = 0;
+    const unavailable = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const batcher = new Batcher<number, number>(async () => {
+      writes++;
+      throw unavailable;
+    }, 10);
+    const outcomes = await Promise.allSettled([1, 2, 3].map((i) => batcher.submit(i)));
+    expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+    expect(writes).toBeLessThanOrEqual(2); // the first item alone, then the rest together
+  });
+});
