@@ -1,4 +1,5 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { decodeBase64url } from './base64url.js';
 
 /**
  * Issuer-signed revocation (decisions.md): x-issuer-signature is a base64url Ed25519 signature by
@@ -66,8 +67,8 @@ function signatureValid(
   message: string,
   signatureB64url: string,
 ): boolean {
-  const signature = Buffer.from(signatureB64url, 'base64url');
-  if (signature.length !== 64) return false;
+  const signature = decodeBase64url(signatureB64url);
+  if (signature?.length !== 64) return false;
   try {
     const key = createPublicKey({
       key: { kty: 'OKP', crv: 'Ed25519', x: publicKeyB64url },
