@@ -11,7 +11,7 @@ import { runCli } from './cli/run.js';
 import type { Config } from './config.js';
 import githubAppPlugin from './github/plugin.js';
 import authPlugin from './http/plugins/auth.js';
-import errorsPlugin, { malformedUrlHandler } from './http/plugins/errors.js';
+import errorsPlugin, { clientErrorHandler, malformedUrlHandler } from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
 import openapiPlugin from './http/plugins/openapi.js';
 import sealerPlugin from './http/plugins/sealer.js';
@@ -82,6 +82,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions(config) : withRedaction(options.logger),
     bodyLimit: config.bodyLimitBytes,
+    // A body trickled one byte at a time cannot hold a connection (issue 12): the whole request
+    // must arrive within REQUEST_TIMEOUT_MS, checked every second, and idle sockets are closed.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    // Node applies these only when given to the server's constructor (assigning them later, as
+    // Fastify's requestTimeout does, leaves a request whose headers arrived unbounded).
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
+    },
+    clientErrorHandler: clientErrorHandler(config.requestTimeoutMs),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,

@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: intWithDefault(10_000, 100),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
   BODY_LIMIT_BYTES: intWithDefault(15 * 1024 * 1024, 1024),
+  REQUEST_TIMEOUT_MS: intWithDefault(30_000, 100),
+  CONNECTION_TIMEOUT_MS: intWithDefault(60_000, 100),
   RATE_LIMIT_MAX: intWithDefault(300, 1),
   RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 1),
   REDIS_URL: optionalString,
@@ -88,6 +90,10 @@ export interface Config {
   store: StoreConfig;
   dataDir: string;
   bodyLimitBytes: number;
+  /** Whole request (headers and body) received within this, else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** An idle connection (nothing received or sent) is closed after this. */
+  connectionTimeoutMs: number;
   rateLimit: { max: number; windowMs: number; redisUrl: string | undefined };
   signing: {
     key: string | undefined;
@@ -140,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         url: e.DATABASE_URL,
         schema: e.DATABASE_SCHEMA,
         poolMax: e.DATABASE_POOL_MAX,
+        queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
       }
     : { kind: 'embedded', dataDir };
   return {
@@ -150,6 +157,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     store,
     dataDir,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, redisUrl: e.REDIS_URL },
     signing: {
       key: e.SIGNING_KEY,

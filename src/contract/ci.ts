@@ -1,23 +1,25 @@
 import { z } from 'zod';
 import { DateTime, ExternalReceiptStatus } from './common.js';
+import { bounded, HttpUrl, LIMITS } from './limits.js';
 
 /** §2.13 workflow-event adapter request: no additional properties at any level. */
 export const CiVerificationRequest = z
   .strictObject({
-    externalId: z.string().min(1).max(256),
-    headSha: z.string().min(1).max(256),
+    externalId: bounded(LIMITS.id, 1),
+    headSha: bounded(LIMITS.id, 1),
     subject: z.strictObject({
-      kind: z.string().min(1).max(256),
-      summary: z.string().max(4096),
+      kind: bounded(LIMITS.name, 1),
+      summary: bounded(LIMITS.text),
     }),
     repository: z.strictObject({
-      fullName: z
-        .string()
-        .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be in owner/repo form'),
-      htmlUrl: z.url().optional(),
+      fullName: bounded(LIMITS.id).regex(
+        /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/,
+        'must be in owner/repo form',
+      ),
+      htmlUrl: HttpUrl.optional(),
     }),
-    provenance: z.strictObject({ eventName: z.string().min(1).max(256) }),
-    detailsUrl: z.url().optional(),
+    provenance: z.strictObject({ eventName: bounded(LIMITS.name, 1) }),
+    detailsUrl: HttpUrl.optional(),
   })
   .meta({ id: 'CiVerificationRequest' });
 export type CiVerificationRequest = z.infer<typeof CiVerificationRequest>;

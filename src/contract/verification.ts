@@ -8,6 +8,7 @@ import {
   ReceiptSignature,
   RevocationState,
 } from './common.js';
+import { bounded, LIMITS } from './limits.js';
 
 /** §2.1 VerificationRequest: additional properties are rejected at every level. */
 
@@ -16,45 +17,46 @@ const TwoLetters = z.string().length(2);
 /** decisions.md: `sha256:<64 lowercase hex>` or bare 64 lowercase hex (normalised later). */
 export const DocHash = z
   .string()
+  .max(71)
   .regex(/^(sha256:)?[0-9a-f]{64}$/, 'must be sha256:<64 lowercase hex> or 64 lowercase hex');
 
 export const VerificationRequest = z
   .strictObject({
-    bundleId: z.string().min(1),
-    transactionType: z.string().min(1),
+    bundleId: bounded(LIMITS.id, 1),
+    transactionType: bounded(LIMITS.name, 1),
     ron: z.strictObject({
-      provider: z.string(),
-      notaryId: z.string(),
+      provider: bounded(LIMITS.name),
+      notaryId: bounded(LIMITS.id),
       commissionState: TwoLetters,
-      sealPayload: z.string(),
+      sealPayload: bounded(LIMITS.sealPayload),
       sealScheme: z.enum(['SIM-ECDSA-v1']).optional(),
     }),
     doc: z.strictObject({
       docHash: DocHash,
       pdfBase64: z.base64().optional(),
     }),
-    policy: z.strictObject({ profile: z.string() }),
+    policy: z.strictObject({ profile: bounded(LIMITS.profile) }),
     property: z.strictObject({
-      parcelId: z.string(),
-      county: z.string(),
+      parcelId: bounded(LIMITS.id),
+      county: bounded(LIMITS.name),
       state: TwoLetters,
     }),
     ocrData: z
       .strictObject({
-        notaryName: z.string().optional(),
-        notaryCommissionId: z.string().optional(),
-        propertyAddress: z.string().optional(),
-        grantorName: z.string().optional(),
+        notaryName: bounded(LIMITS.name).optional(),
+        notaryCommissionId: bounded(LIMITS.id).optional(),
+        propertyAddress: bounded(LIMITS.text).optional(),
+        grantorName: bounded(LIMITS.name).optional(),
       })
       .optional(),
     registryScreening: z
       .strictObject({
         subjectName: z.string().min(2).max(256).optional(),
-        sourceIds: z.array(z.string()).min(1).max(50).optional(),
+        sourceIds: z.array(bounded(LIMITS.id)).min(1).max(LIMITS.sourceIds).optional(),
         forceRefresh: z.boolean().optional(),
       })
       .optional(),
-    timestamp: DateTime.optional(),
+    timestamp: DateTime.max(LIMITS.timestamp).optional(),
   })
   .meta({ id: 'VerificationRequest' });
 export type VerificationRequest = z.infer<typeof VerificationRequest>;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type StoreConfig } from '../../src/config.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import {
   captureKnexWarnings,
@@ -18,6 +19,8 @@ import {
  * timeouts to 503 dependency_unavailable.
  */
 const BOUND_MS = 12_000;
+/** DATABASE_QUERY_TIMEOUT_MS for this file: a stalled query must answer well before 10 s. */
+const QUERY_TIMEOUT_MS = 1_500;
 
 interface Timed {
   status: number | 'no answer';
@@ -43,15 +46,14 @@ beforeAll(async () => {
   proxy = new SilentProxy(url.hostname, Number(url.port || 5432));
   await proxy.start();
   url.host = `127.0.0.1:${proxy.port}`;
-  ctx = await createTestContext(
-    {},
-    {
-      kind: 'postgres',
-      url: url.toString(),
-      schema: `f_${randomBytes(5).toString('hex')}`,
-      poolMax: 4,
-    },
-  );
+  // The store configuration as the server reads it from the environment.
+  const store = loadConfig({
+    DATABASE_URL: url.toString(),
+    DATABASE_SCHEMA: `f_${randomBytes(5).toString('hex')}`,
+    DATABASE_POOL_MAX: '4',
+    DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+  }).store as StoreConfig;
+  ctx = await createTestContext({}, store);
   warnings = captureKnexWarnings(ctx.db.knex);
   key = await ctx.apiKey(['read']);
   expect((await list()).status).toBe(200);
@@ -94,6 +96,8 @@ describe.runIf(postgresFaultsEnabled())('PostgreSQL that stops answering', () =>
       const answer = await list();
       console.log(`silent store, pooled connection: ${JSON.stringify(answer)}`);
       expect(answer.status).toBe(503);
+      // DATABASE_QUERY_TIMEOUT_MS bounds the wait, not the 10 s default.
+      expect(answer.ms).toBeLessThan(QUERY_TIMEOUT_MS + 3_000);
     } finally {
       proxy.thaw(); // the stuck query completes now: the request is answered late
     }

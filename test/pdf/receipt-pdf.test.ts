@@ -1,5 +1,6 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
+import { PDF_TEXT_MAX_CHARS, PDF_TEXT_MAX_LINES } from '../../src/pdf/layout.js';
 import { renderReceiptPdf } from '../../src/pdf/receipt-pdf.js';
 import type { ReceiptView } from '../../src/receipts/types.js';
 import {
@@ -150,37 +151,57 @@ describe('renderReceiptPdf', () => {
     const lastCheckPage = out.pages.findIndex((lines) => lines.some((l) => l.str === 'check_60'));
     expect(lastCheckPage).toBeGreaterThan(0);
     expect(out.pages.at(-1)?.map((l) => l.str)).toContain('How to re-verify');
-    // The long details continue on the next page: join the body text around the page break.
-    expect(out.text).toContain('check_11 (continued)');
-    expect(bodyText(out, ['check_11 (continued)'])).toContain(strip(LONG_DETAILS));
+    // Details over the drawing limit are cut with a visible marker.
+    const shown = LONG_DETAILS.slice(0, PDF_TEXT_MAX_CHARS);
+    const hidden = LONG_DETAILS.length - PDF_TEXT_MAX_CHARS;
+    const body = bodyText(out, ['check_11 (continued)']);
+    expect(body).toContain(strip(`${shown} [... ${hidden} more characters not shown]`));
     expectFooters(out, view.receipt.receiptId);
   });
 
-  it('splits details longer than a page, also without any space to break at', async () => {
+  it('cuts a value over the drawing limit (characters or lines) with a visible marker', async () => {
     const spaced = Array.from({ length: 800 }, (_, i) => `w${i}`).join(' ');
     const unbroken = 'A'.repeat(6_000);
+    const lines = 'a\n'.repeat(1_000);
     const view = manyChecksView();
     view.receipt.checks = [
       { checkId: 'huge.spaced', status: 'WARN', details: spaced },
       { checkId: 'huge.unbroken', status: 'FAIL', details: unbroken },
+      { checkId: 'huge.lines', status: 'FAIL', details: lines },
       { checkId: 'after', status: 'PASS' },
     ];
     const { out } = await render(view);
-    expect(out.text).toContain('huge.spaced (continued)');
-    expect(out.text).toContain('huge.unbroken (continued)');
+    const marker = (n: number) => strip(`[... ${n} more characters not shown]`);
     const body = bodyText(out, ['huge.spaced (continued)', 'huge.unbroken (continued)']);
-    expect(body).toContain(strip(spaced));
-    expect(body).toContain(unbroken);
+    expect(body).toContain(
+      strip(spaced.slice(0, PDF_TEXT_MAX_CHARS)) + marker(spaced.length - PDF_TEXT_MAX_CHARS),
+    );
+    expect(body).toContain(
+      unbroken.slice(0, PDF_TEXT_MAX_CHARS) + marker(unbroken.length - PDF_TEXT_MAX_CHARS),
+    );
+    const keptLines = 2 * PDF_TEXT_MAX_LINES - 1;
+    expect(body).toContain('a'.repeat(PDF_TEXT_MAX_LINES) + marker(lines.length - keptLines));
     expect(out.text).toContain('after');
     expectFooters(out, view.receipt.receiptId);
   });
 
-  it('lets a subject value taller than a page flow on without overlapping the footer', async () => {
+  it('renders megabyte values (one long token, millions of lines) in bounded time', async () => {
+    const view = blockedView();
+    if (view.receipt.subject.kind !== 'ci-workflow-run') throw new Error('fixture changed');
+    view.receipt.subject.summary = 'x'.repeat(14 * 1024 * 1024);
+    view.receipt.subject.headSha = 'a\n'.repeat(4 * 1024 * 1024);
+    const { out } = await render(view);
+    expect(out.text).toContain('more characters not shown');
+    expect(out.pages.length).toBeLessThan(4);
+    expectFooters(out, view.receipt.receiptId);
+  });
+
+  it('lets a subject value at the drawing limit flow without overlapping the footer', async () => {
     const view = blockedView();
     const summary = Array.from({ length: 900 }, (_, i) => `part${i}`).join(' ');
     if (view.receipt.subject.kind === 'ci-workflow-run') view.receipt.subject.summary = summary;
     const { out } = await render(view);
-    expect(bodyText(out, [])).toContain(strip(summary));
+    expect(bodyText(out, [])).toContain(strip(summary.slice(0, PDF_TEXT_MAX_CHARS)));
     expect(out.text).toContain('How to re-verify');
     expectFooters(out, view.receipt.receiptId);
   });

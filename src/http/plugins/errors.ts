@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -52,6 +54,31 @@ export function malformedUrlHandler(
 ): void {
   const error = new ApiError('validation_failed', 'malformed request URL');
   void reply.code(400).header('x-request-id', request.id).send(error.toResponse());
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser rejects before any route runs (a request
+ * not received within REQUEST_TIMEOUT_MS, oversized headers, bytes that are not HTTP) still gets
+ * an ErrorResponse, then the connection is closed.
+ */
+export function clientErrorHandler(requestTimeoutMs: number) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, message] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, `the request was not received within ${requestTimeoutMs} ms`]
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'request headers too large']
+          : [400, 'malformed HTTP request'];
+    const body = JSON.stringify(new ApiError('validation_failed', message).toResponse());
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
 }
 
 export default fp(

@@ -11,12 +11,17 @@ export interface ApiV1Options {
 }
 
 /**
- * Everything under /api/v1: rate limited per key, then authenticated (onRequest, so before any
- * body is parsed or validated). Route modules below declare their scope in `config.scope`.
+ * Everything under /api/v1: rate limited per key (or address), then authenticated, both onRequest
+ * so before any body is parsed or validated. The authentication hook is appended to each route's
+ * own onRequest hooks, after the rate limit's: a context-level hook would run first, so requests
+ * with bad keys were never limited. Route modules below declare their scope in `config.scope`.
  */
 export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
-  await registerRateLimit(app, opts.rateLimit);
-  app.addHook('onRequest', app.authenticate);
+  const authenticate = await registerRateLimit(app, opts.rateLimit);
+  app.addHook('onRoute', (route) => {
+    const own = route.onRequest;
+    route.onRequest = [...(Array.isArray(own) ? own : own ? [own] : []), authenticate];
+  });
   await app.register(receiptRoutes);
   await app.register(lifecycleRoutes);
   await app.register(pdfRoutes);

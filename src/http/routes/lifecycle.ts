@@ -2,17 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RevocationResponse, VerificationStatus } from '../../contract/lifecycle.js';
+import { bounded, LIMITS } from '../../contract/limits.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 
 const IssuerHeaders = z.object({
-  'x-issuer-id': z.string().min(1).describe('Registered issuer id'),
-  'x-signature-timestamp': z.string().min(1).describe('RFC 3339 time, within 300 s of server time'),
-  'x-issuer-signature': z
-    .string()
-    .min(1)
-    .describe('base64url Ed25519 over "revoke\\n<receiptId>\\n<issuerId>\\n<timestamp>"'),
+  'x-issuer-id': bounded(LIMITS.id, 1).describe('Registered issuer id'),
+  'x-signature-timestamp': bounded(LIMITS.timestamp, 1).describe(
+    'RFC 3339 time, within 300 s of server time',
+  ),
+  'x-issuer-signature': bounded(LIMITS.signature, 1).describe(
+    'base64url Ed25519 over "revoke\\n<receiptId>\\n<issuerId>\\n<timestamp>"',
+  ),
 });
 
 /** POST /receipt/:id/verify (later verification) and POST /receipt/:id/revoke. */

@@ -12,11 +12,18 @@
  *    first, each token used at most once.
  * 3. score = sum over taken pairs of (pair score x tokens the pair covers) / (tokens of a + b).
  *
+ * Only the first {@link MAX_ALIGNED_TOKENS} tokens of each name take part in the alignment (the
+ * denominator still counts every token), so the work is bounded whatever a caller sends: a name
+ * that long is far below any match threshold against a real name anyway.
+ *
  * Word order is irrelevant, identical normalised names score exactly 1, an extra or missing
  * token lowers the score ("John Doe" vs "John Michael Doe" = 0.8) and empty names score 0.
  * Strings are compared by UTF-16 code unit, which for normalised names (letters of the Basic
  * Multilingual Plane) is the same as comparing characters.
  */
+
+/** Tokens of each name aligned at most (see the module comment). */
+export const MAX_ALIGNED_TOKENS = 24;
 
 /** Minimum similarity for two tokens (or a token and two joined tokens) to be aligned. */
 export const TOKEN_MATCH_FLOOR = 0.85;
@@ -36,7 +43,9 @@ interface Pair {
 /** Similarity of two token lists (see the module comment). */
 export function nameSimilarity(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0 || b.length === 0) return 0;
-  const pairs = [...singlePairs(a, b), ...joinedPairs(a, b, false), ...joinedPairs(b, a, true)];
+  const x = a.slice(0, MAX_ALIGNED_TOKENS);
+  const y = b.slice(0, MAX_ALIGNED_TOKENS);
+  const pairs = [...singlePairs(x, y), ...joinedPairs(x, y, false), ...joinedPairs(y, x, true)];
   return Math.min(1, alignedCoverage(pairs) / (a.length + b.length));
 }
 

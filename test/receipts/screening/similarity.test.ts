@@ -9,6 +9,7 @@ import { nameTokens } from '../../../src/receipts/screening/normalise.js';
 import {
   jaroWinkler,
   levenshteinSimilarity,
+  MAX_ALIGNED_TOKENS,
   maxNameSimilarity,
   nameSimilarity,
 } from '../../../src/receipts/screening/similarity.js';
@@ -93,5 +94,16 @@ describe('nameSimilarity', () => {
     expect(maxNameSimilarity(2, 4)).toBe(1);
     expect(maxNameSimilarity(1, 3)).toBe(0.75);
     expect(maxNameSimilarity(0, 3)).toBe(0);
+  });
+
+  it('aligns a bounded number of tokens: a 500,000-token name costs what a short one does', () => {
+    // Aligning every pair of joined tokens was quadratic: 16,000 tokens blocked for seconds.
+    const huge = Array.from({ length: 500_000 }, (_, i) => ['john', 'doe', 'jon'][i % 3] ?? '');
+    const s = nameSimilarity(huge, ['john', 'doe']);
+    expect(s).toBeGreaterThan(0);
+    expect(s).toBeLessThanOrEqual(maxNameSimilarity(huge.length, 2));
+    // Names up to the bound are aligned in full, as before.
+    const long = Array.from({ length: MAX_ALIGNED_TOKENS }, (_, i) => `tok${i}`);
+    expect(nameSimilarity(long, [...long].reverse())).toBe(1);
   });
 });
