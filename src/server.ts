@@ -3,6 +3,9 @@ import { loadConfig } from './config.js';
 
 /** Entry point: parse config, build the app, listen, drain on SIGTERM/SIGINT. */
 async function main() {
+  // Every file this process creates (embedded store, lock, admin socket, generated keys) is
+  // private to its user, whatever the mode of an existing DATA_DIR.
+  process.umask(0o077);
   const config = loadConfig();
   const app = await buildApp({ config });
   let closing = false;

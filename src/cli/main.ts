@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { runCli } from './run.js';
 
+// Files the CLI creates (embedded store, keys, demo material) are private, as the server's are.
+process.umask(0o077);
+
 const code = await runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

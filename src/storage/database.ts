@@ -5,6 +5,7 @@ import type { StoreConfig } from '../config.js';
 import { ChangeFeed } from './change-feed.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { migrate } from './migrations/index.js';
+import { makeTreePrivate, preparePrivateDir } from './private-files.js';
 
 /** One handle on the store: real PostgreSQL (knex + pg) or embedded PGlite (knex-pglite). */
 export interface Database {
@@ -27,8 +28,11 @@ export async function openDatabase(
   store: StoreConfig,
   options: { migrate?: boolean; log?: StoreLog } = {},
 ): Promise<Database> {
-  const { knex, lock } =
+  const { knex, lock, files } =
     store.kind === 'postgres' ? openPostgres(store, options.log) : openEmbedded(store, options.log);
+  const keepPrivate = () => {
+    if (files) makeTreePrivate(files);
+  };
   const changes = new ChangeFeed(store.kind === 'postgres' ? knex : undefined);
   const db: Database = {
     knex,
@@ -37,6 +41,7 @@ export async function openDatabase(
     async close() {
       await changes.close();
       await knex.destroy();
+      keepPrivate();
       lock?.release();
     },
   };
@@ -46,6 +51,7 @@ export async function openDatabase(
     }
     if (options.migrate ?? true) await migrate(knex);
     await changes.start();
+    keepPrivate();
   } catch (err) {
     await db.close();
     throw err;
@@ -79,18 +85,23 @@ function openPostgres(store: Extract<StoreConfig, { kind: 'postgres' }>, log?: S
     pool: { min: 0, max: store.poolMax },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
   });
-  return { knex, lock: undefined };
+  return { knex, lock: undefined, files: undefined };
 }
 
 function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, log?: StoreLog) {
   let lock: DataDirLock | undefined;
-  if (store.dataDir !== null) lock = acquireDataDirLock(store.dataDir);
+  let files: string | undefined;
+  if (store.dataDir !== null) {
+    lock = acquireDataDirLock(store.dataDir);
+    files = path.join(store.dataDir, 'pgdata');
+    preparePrivateDir(files);
+  }
   const knex = knexFactory({
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
-    connection: store.dataDir === null ? {} : { filename: path.join(store.dataDir, 'pgdata') },
+    connection: files === undefined ? {} : { filename: files },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS * 6,
     log: knexLog(log),
   });
-  return { knex, lock };
+  return { knex, lock, files };
 }
