@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   serializerCompiler,
@@ -21,6 +20,7 @@ import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
 import healthRoutes from './http/routes/health.js';
 import jwksRoutes from './http/routes/jwks.js';
+import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database } from './storage/database.js';
 
 declare module 'fastify' {
@@ -94,8 +94,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
     },
     clientErrorHandler: clientErrorHandler(config.requestTimeoutMs),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // a client's x-request-id only when short and plain (request-hygiene.ts)
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    rewriteUrl,
     return503OnClosing: true,
     // long ids reach validation (a 400 ErrorResponse) instead of the router's bare 414
     routerOptions: { maxParamLength: 2048 },

@@ -22,11 +22,19 @@ const toRecord = (r: IssuerRow): IssuerRecord => ({
 export class IssuerRepository implements IssuerStore {
   constructor(private readonly knex: Knex) {}
 
-  async add(issuer: Omit<IssuerRecord, 'createdAt'>): Promise<void> {
-    await this.knex<IssuerRow>('issuers')
+  /**
+   * Registers an issuer, or replaces the key of one already registered for the same tenant. An
+   * issuer id registered for another tenant is left alone: 'other_tenant' (moving an issuer
+   * between tenants would silently let it revoke the new tenant's receipts).
+   */
+  async add(issuer: Omit<IssuerRecord, 'createdAt'>): Promise<'added' | 'other_tenant'> {
+    const rows = await this.knex<IssuerRow>('issuers')
       .insert({ issuer_id: issuer.issuerId, tenant: issuer.tenant, public_key: issuer.publicKey })
       .onConflict('issuer_id')
-      .merge();
+      .merge(['public_key'])
+      .where('issuers.tenant', issuer.tenant)
+      .returning('issuer_id');
+    return rows.length > 0 ? 'added' : 'other_tenant';
   }
 
   async find(issuerId: string): Promise<IssuerRecord | undefined> {

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,12 @@ describe('operator CLI', () => {
       notary.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
     );
     const issuerKey = writePem('issuer.pem', ed25519Pem());
+    const issuerPub = writePem(
+      'issuer.pub.pem',
+      createPublicKey(fs.readFileSync(issuerKey, 'utf8'))
+        .export({ format: 'pem', type: 'spki' })
+        .toString(),
+    );
 
     const add = await cli(
       'notaries',
@@ -81,7 +87,7 @@ describe('operator CLI', () => {
           '--id',
           'escrow-co',
           '--public-key-file',
-          issuerKey,
+          issuerPub,
         )
       ).code,
     ).toBe(0);
@@ -259,5 +265,24 @@ describe('operator CLI', () => {
     expect(
       (await cli('issuers', 'add', '--tenant', 't', '--id', 'i', '--public-key', 'short')).err,
     ).toContain('32-byte');
+  });
+
+  it('refuses a private key as an issuer key, a non-canonical key spelling and a tenant move', async () => {
+    const privateFile = writePem('other-issuer.pem', ed25519Pem());
+    const add = (tenant: string, ...key: string[]) =>
+      cli('issuers', 'add', '--tenant', tenant, '--id', 'mover', ...key);
+    const refused = await add('t1', '--public-key-file', privateFile);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('holds a private key');
+    const raw = createPublicKey(fs.readFileSync(privateFile, 'utf8')).export({ format: 'jwk' }).x;
+    expect((await add('t1', '--public-key', `${raw}=`)).err).toContain('32-byte');
+    expect((await add('t1', '--public-key', String(raw))).code).toBe(0);
+    // the same tenant may replace the key; another tenant may not take the id
+    expect((await add('t1', '--public-key', String(raw))).code).toBe(0);
+    const moved = await add('t2', '--public-key', String(raw));
+    expect(moved.code).toBe(2);
+    expect(moved.err).toContain('registered for tenant t1');
+    expect((await cli('issuers', 'list', '--tenant', 't1')).out).toContain('mover');
+    expect((await cli('issuers', 'list', '--tenant', 't2')).out).not.toContain('mover');
   });
 });

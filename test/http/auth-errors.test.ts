@@ -151,6 +151,16 @@ describe('public endpoints', () => {
     const res = await ctx.app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
+
+  it('replaces a request id that is too long or not plain with its own', async () => {
+    for (const offered of ['a'.repeat(129), 'abc def', 'abc\u00e9', '{"x":1}', '']) {
+      const res = await ctx.app.inject({ url: '/healthz', headers: { 'x-request-id': offered } });
+      expect(res.headers['x-request-id'], offered).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const longest = 'A-z0.9_:'.repeat(16);
+    const kept = await ctx.app.inject({ url: '/healthz', headers: { 'x-request-id': longest } });
+    expect(kept.headers['x-request-id']).toBe(longest);
+  });
 });
 
 describe('URLs the router cannot decode', () => {

@@ -125,6 +125,18 @@ beforeAll(async () => {
   expect(boom.statusCode).toBe(500);
   expect(boom.json()).toEqual({ error: 'internal_error', message: 'internal error' });
   requestIds.push(String(boom.headers['x-request-id']));
+
+  // 6. a key sent in the query string (never accepted there): the logged URL must not carry it
+  const queryKey = (await repos.apiKeys.create({ tenant: 't', name: 'query', scopes: ['read'] }))
+    .token;
+  secrets.queryKey = queryKey;
+  const inQuery = await app.inject({ url: `/api/v1/receipts?limit=2&x-api-key=${queryKey}` });
+  expect(inQuery.statusCode).toBe(401);
+  requestIds.push(String(inQuery.headers['x-request-id']));
+  const missing = await app.inject({ url: `/api/v1/nothing-here?token=${queryKey}` });
+  expect(missing.statusCode).toBe(404);
+  requestIds.push(String(missing.headers['x-request-id']));
+  expect(missing.body).not.toContain(queryKey);
 }, 120_000);
 
 afterAll(async () => {

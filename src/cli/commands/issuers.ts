@@ -1,11 +1,13 @@
+import { decodeBase64url } from '../../receipts/base64url.js';
 import { rawEd25519PublicKey, signRevocation } from '../../receipts/revocation.js';
 import { CliError, flags, readFlagFile, required, withStore, type Command } from '../context.js';
 
 function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unknown }): string {
   if (typeof values['public-key'] === 'string') {
-    const raw = Buffer.from(values['public-key'], 'base64url');
-    if (raw.length !== 32)
+    const raw = decodeBase64url(values['public-key']);
+    if (raw?.length !== 32) {
       throw new CliError('--public-key must be a raw 32-byte Ed25519 key, base64url');
+    }
     return raw.toString('base64url');
   }
   const file = required(
@@ -13,6 +15,12 @@ function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unk
     'public-key or --public-key-file',
   );
   const pem = readFlagFile(file);
+  if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(pem)) {
+    throw new CliError(
+      `${file} holds a private key: register the issuer's public key only ` +
+        `(openssl pkey -in ${file} -pubout -out issuer.pub.pem) and keep the private key with the issuer`,
+    );
+  }
   try {
     return rawEd25519PublicKey(pem);
   } catch {
@@ -32,7 +40,17 @@ const add: Command = async (ctx) => {
     issuerId: required(values.id, 'id'),
     publicKey: publicKeyFrom(values),
   };
-  await withStore(ctx, (repos) => repos.issuers.add(issuer));
+  const result = await withStore(ctx, async (repos) => {
+    const existing = await repos.issuers.find(issuer.issuerId);
+    if (existing && existing.tenant !== issuer.tenant) return existing.tenant;
+    return (await repos.issuers.add(issuer)) === 'added' ? undefined : 'another tenant';
+  });
+  if (result !== undefined) {
+    throw new CliError(
+      `issuer ${issuer.issuerId} is registered for tenant ${result}; an issuer id belongs to one ` +
+        `tenant: remove it first (issuers remove --id ${issuer.issuerId}) or choose another id`,
+    );
+  }
   ctx.out(`issuer ${issuer.issuerId} may revoke receipts of tenant ${issuer.tenant}`);
 };
 
