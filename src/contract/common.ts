@@ -41,17 +41,29 @@ export const ReceiptSignature = z
   .meta({ id: 'ReceiptSignature' });
 export type ReceiptSignature = z.infer<typeof ReceiptSignature>;
 
-export const ReceiptSignatureSummary = z
-  .strictObject({ alg: z.literal('EdDSA'), kid: z.string() })
-  .meta({ id: 'ReceiptSignatureSummary' });
-
 export const AnchorState = z
   .looseObject({
     status: z.string().describe('PENDING, ANCHORED or NOT_APPLICABLE'),
     anchoredAt: DateTime.optional(),
-    subjectDigest: z.string().optional(),
-    subjectVersion: z.string().optional(),
+    subjectDigest: z.string().optional().describe('sha256 of the log leaf (RFC 9162 leaf hash)'),
+    subjectVersion: z.string().optional().describe('Leaf format, e.g. rfc9162-sha256-v1'),
     note: z.string().optional(),
+    logIndex: z.number().int().min(0).optional().describe('Index of the receipt in the log'),
+    treeSize: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Size of the tree the inclusion proof is for (POST /anchor/{receiptId})'),
+    rootHash: z.string().optional().describe('Root hash of that tree, sha256:<hex>'),
+    inclusionProof: z
+      .array(z.string())
+      .optional()
+      .describe('RFC 9162 inclusion proof: sibling hashes, leaf to root, sha256:<hex>'),
+    checkpoint: z
+      .string()
+      .optional()
+      .describe('The signed checkpoint (C2SP signed note) committing to rootHash'),
   })
   .meta({ id: 'AnchorState' });
 export type AnchorState = z.infer<typeof AnchorState>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Decision, DateTime, ExternalReceiptStatus, ReceiptSignatureSummary } from './common.js';
+import { Decision, DateTime, ExternalReceiptStatus } from './common.js';
 
 /** §2.8 VerificationStatus: no additional properties. */
 export const VerificationStatus = z
@@ -13,7 +13,11 @@ export const VerificationStatus = z
     recomputedHash: z.string(),
     storedHash: z.string(),
     inputsCommitment: z.string(),
-    receiptSignature: ReceiptSignatureSummary.nullable(),
+    // Inline, not a $ref: OpenAPI 3.0.3 gives `nullable` no effect beside a bare allOf/$ref.
+    receiptSignature: z
+      .strictObject({ alg: z.literal('EdDSA'), kid: z.string() })
+      .nullable()
+      .describe('alg and kid of the stored signature; null for a legacy unsigned receipt'),
     revoked: z.boolean(),
   })
   .meta({ id: 'VerificationStatus' });
