@@ -6,7 +6,9 @@
  * schema is created and dropped at the end), SOAK_SECONDS (60), SOAK_CONNECTIONS (50),
  * SOAK_POOL_MAX (20, the service's DATABASE_POOL_MAX), SOAK_ANCHOR_INTERVAL_MS (10000: the
  * in-process sealer runs during the soak, as in production; 0 disables it), SOAK_SEED (100
- * receipts issued before the load, so reads and revocations have targets from the first second).
+ * receipts issued before the load, so reads and revocations have targets from the first second),
+ * SOAK_WORST_CASE_WORKERS (2: workers sending at-limit requests and fetching their PDFs beside the
+ * mix, while /healthz is probed every 50 ms; the server's RSS is sampled every 100 ms).
  *
  * The server runs in this process; the load comes from a second process (this same file, started
  * with SOAK_ROLE=driver) so that on a 2-core machine one core serves and one drives. The driver
@@ -53,16 +55,30 @@ async function main(): Promise<number> {
       issuerId: ISSUER_ID,
       issuerPem: server.issuerPem,
       outFile,
+      worstCaseWorkers: settings.worstCaseWorkers,
     };
     fs.writeFileSync(inputFile, JSON.stringify(input), { mode: 0o600 });
     const cpuBefore = process.cpuUsage();
-    await runDriverProcess(fileURLToPath(import.meta.url), inputFile, seconds);
+    let maxRssBytes = process.memoryUsage().rss;
+    const rss = setInterval(() => {
+      maxRssBytes = Math.max(maxRssBytes, process.memoryUsage().rss);
+    }, 100);
+    await runDriverProcess(fileURLToPath(import.meta.url), inputFile, seconds).finally(() =>
+      clearInterval(rss),
+    );
     const serverCpu = process.cpuUsage(cpuBefore);
     const result = JSON.parse(fs.readFileSync(outFile, 'utf8')) as DriverOutput;
 
     const audit = await auditStore(server.app, server.knex, server.token, server.seedIds, result);
     const serverCpuSeconds = (serverCpu.user + serverCpu.system) / 1e6;
-    printReport(result, audit, { seconds, connections, poolMax, anchorMs, serverCpuSeconds });
+    printReport(result, audit, {
+      seconds,
+      connections,
+      poolMax,
+      anchorMs,
+      serverCpuSeconds,
+      maxRssMb: Math.round(maxRssBytes / 2 ** 20),
+    });
     return audit.every((c) => c.ok) ? 0 : 1;
   });
 }

@@ -4,6 +4,7 @@ import { signRevocation } from '../../src/receipts/revocation.js';
 import { samplePdf } from '../../test/helpers/requests.js';
 import { validRequest } from '../../test/helpers/ron.js';
 import { send, type Answer } from './client.js';
+import { runWorstCase } from './worst-case.js';
 import {
   MIX,
   OPS,
@@ -241,11 +242,16 @@ class LoadDriver {
     const started = Date.now();
     const deadline = started + this.input.seconds * 1000;
     const progress = setInterval(() => this.progress(started), 10_000);
+    const worst = runWorstCase(this.input, deadline, (id) => {
+      this.out.acknowledged.push(id);
+      this.known.push(id);
+    });
     await Promise.all(
       Array.from({ length: this.input.connections }, async () => {
         while (Date.now() < deadline) await this.once(this.pick());
       }),
     );
+    this.out.worstCase = await worst;
     this.out.durationMs = Date.now() - started;
     clearInterval(progress);
     clearInterval(refresh);

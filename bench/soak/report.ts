@@ -8,6 +8,8 @@ export interface RunFigures {
   poolMax: number;
   anchorMs: number;
   serverCpuSeconds: number;
+  /** Highest resident set size of the server process during the load. */
+  maxRssMb: number;
 }
 
 /** Non-200 answers and transport failures of an endpoint, e.g. `503: 2, TIMEOUT: 1`, or `0`. */
@@ -46,6 +48,18 @@ export function printReport(result: DriverOutput, audit: Check[], run: RunFigure
     `\nacknowledged: ${result.acknowledged.length} receipts (decisions ${JSON.stringify(result.decisions)}), ` +
       `${result.revoked.length} revocations`,
   );
+  const w = result.worstCase;
+  if (w) {
+    console.log(
+      `\nworst case beside the mix: ${w.atLimit.count} at-limit requests ${JSON.stringify(w.atLimit.statuses)}, ` +
+        `${w.pdf.count} PDFs ${JSON.stringify(w.pdf.statuses)} (largest ${Math.round(w.pdf.maxBytes / 1024)} KiB)`,
+    );
+    console.log(
+      `/healthz every 50 ms: ${w.healthz.count} probes, ${w.healthz.failures} failed, ` +
+        `p50 ${w.healthz.p50} ms, p99 ${w.healthz.p99} ms, max ${w.healthz.max} ms, ${w.healthz.over100ms} at or over 100 ms`,
+    );
+  }
+  console.log(`server process: max RSS ${run.maxRssMb} MiB`);
   console.log('\nintegrity audit:');
   for (const c of audit) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   console.log(`\nverdict: ${audit.every((c) => c.ok) ? 'PASS' : 'FAIL'}`);

@@ -13,6 +13,8 @@ export interface SoakSettings {
   url: string;
   /** A fresh schema, dropped at the end. */
   schema: string;
+  /** Workers sending at-limit requests and fetching their PDFs beside the mix. */
+  worstCaseWorkers: number;
 }
 
 export function soakSettings(env: NodeJS.ProcessEnv = process.env): SoakSettings {
@@ -24,5 +26,6 @@ export function soakSettings(env: NodeJS.ProcessEnv = process.env): SoakSettings
     seedCount: Number(env.SOAK_SEED ?? 100),
     url: env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     schema: `soak_${randomBytes(4).toString('hex')}`,
+    worstCaseWorkers: Number(env.SOAK_WORST_CASE_WORKERS ?? 2),
   };
 }

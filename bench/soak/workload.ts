@@ -34,6 +34,22 @@ export interface DriverInput {
   issuerId: string;
   issuerPem: string;
   outFile: string;
+  /** Workers sending at-limit requests and fetching their PDFs beside the mix (0: none). */
+  worstCaseWorkers: number;
+}
+
+/** The worst-case loop and the /healthz probe (bench/soak/worst-case.ts). */
+export interface WorstCaseFigures {
+  atLimit: { count: number; statuses: Record<string, number> };
+  pdf: { count: number; statuses: Record<string, number>; maxBytes: number };
+  healthz: {
+    count: number;
+    failures: number;
+    p50: number;
+    p99: number;
+    max: number;
+    over100ms: number;
+  };
 }
 
 export interface EndpointFigures {
@@ -59,4 +75,5 @@ export interface DriverOutput {
   decisions: Record<string, number>;
   /** Answers that were 200 but said something wrong (a retrieve of another id, a failed re-check...). */
   anomalies: string[];
+  worstCase?: WorstCaseFigures;
 }

@@ -2,7 +2,6 @@ import PDFDocument from 'pdfkit';
 import type { ReceiptView } from '../receipts/types.js';
 import { drawChecks, drawReasons } from './checks.js';
 import { COLOR, type Doc, FONT, PAGE, printable } from './layout.js';
-import { qrPng } from './qr.js';
 import {
   drawAnchor,
   drawHeader,
@@ -29,7 +28,6 @@ export async function renderReceiptPdf(
   options: RenderOptions = {},
 ): Promise<Buffer> {
   const generatedAt = options.generatedAt ?? new Date();
-  const qr = await qrPng(view.verifyUrl);
   const doc = createDocument(view, generatedAt);
   const done = collect(doc);
   drawHeader(doc, view, generatedAt);
@@ -41,7 +39,7 @@ export async function renderReceiptPdf(
   drawReasons(doc, view.receipt.reasons);
   drawAnchor(doc, view);
   drawIntegrity(doc, view);
-  drawReverify(doc, view, qr);
+  drawReverify(doc, view);
   drawFooters(doc, view.receipt.receiptId);
   doc.end();
   return done;

@@ -12,6 +12,7 @@ import {
   paragraph,
   printable,
 } from './layout.js';
+import { drawQr } from './qr.js';
 
 const STATUS_COLOR: Record<ReceiptView['status'], string> = {
   clean: COLOR.green,
@@ -203,14 +204,14 @@ const KEYS_NOTE =
 const UNSIGNED_NOTE = ' This receipt is unsigned (legacy), so only its hash can be checked.';
 
 /** Verify URL, curl example, QR code and where the public keys are. */
-export function drawReverify(doc: Doc, view: ReceiptView, qr: Buffer): void {
+export function drawReverify(doc: Doc, view: ReceiptView): void {
   const qrSize = 96;
   heading(doc, 'How to re-verify', qrSize + 60);
   const x = left(doc);
   const width = contentWidth(doc);
   const y = doc.y + 2;
   const qrX = x + width - qrSize;
-  doc.image(qr, qrX, y, { width: qrSize, height: qrSize });
+  drawQr(doc, view.verifyUrl, qrX, y, qrSize);
   doc.font(FONT.regular).fontSize(7).fillColor(COLOR.muted);
   doc.text('Scan: verify URL', qrX, y + qrSize + 2, { width: qrSize, align: 'center' });
   const column = { x, width: width - qrSize - 24 };

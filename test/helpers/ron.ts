@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
+import { LIMITS } from '../../src/contract/limits.js';
 import type { VerificationRequest } from '../../src/contract/verification.js';
 import { createSeal } from '../../src/receipts/seal.js';
 import type { Repositories } from '../../src/storage/repositories.js';
@@ -59,4 +60,29 @@ export function validRequest(notary: Notary, pdf = samplePdf()): VerificationReq
     registryScreening: { subjectName: 'Alice Ordinary Buyer', sourceIds: ['sample-synthetic'] },
     timestamp: new Date().toISOString(),
   };
+}
+
+/**
+ * A valid request with every bounded field at its limit (src/contract/limits.ts), written to be
+ * the worst case for the checks and the PDF: many tokens in names, many lines, long tokens.
+ */
+export function atLimitRequest(notary: Notary, pdf = samplePdf()): VerificationRequest {
+  const request = validRequest(notary, pdf);
+  request.bundleId = 'B'.repeat(LIMITS.id);
+  request.transactionType = 't\n'.repeat(LIMITS.name / 2);
+  request.ron.provider = 'p'.repeat(LIMITS.name);
+  request.property.parcelId = 'x'.repeat(LIMITS.id);
+  request.property.county = 'c '.repeat(LIMITS.name / 2);
+  // The most tokens a name can have: the OCR name check must stay linear in them.
+  request.ocrData = {
+    notaryName: 'a '.repeat(LIMITS.name / 2),
+    notaryCommissionId: 'i'.repeat(LIMITS.id),
+    propertyAddress: 'Main St '.repeat(LIMITS.text / 8),
+    grantorName: 'g'.repeat(LIMITS.name),
+  };
+  request.registryScreening = {
+    subjectName: 'a b '.repeat(64),
+    sourceIds: Array.from({ length: LIMITS.sourceIds }, () => 'sample-synthetic'),
+  };
+  return request;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/limits.js';
 import type { VerificationRequest } from '../../src/contract/verification.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
-import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
+import { atLimitRequest, registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 import { ciRequest } from './hostile/requests.js';
 
 /**
@@ -131,23 +131,7 @@ describe('request limits', () => {
   });
 
   it('a request with every field at its limit is issued, and its PDF renders', async () => {
-    const request = validRequest(notary);
-    request.bundleId = 'B'.repeat(LIMITS.id);
-    request.transactionType = 't\n'.repeat(LIMITS.name / 2);
-    request.ron.provider = 'p'.repeat(LIMITS.name);
-    request.property.parcelId = 'x'.repeat(LIMITS.id);
-    request.property.county = 'c '.repeat(LIMITS.name / 2);
-    // The most tokens a name can have: the OCR name check must stay linear in them.
-    request.ocrData = {
-      notaryName: 'a '.repeat(LIMITS.name / 2),
-      notaryCommissionId: 'i'.repeat(LIMITS.id),
-      propertyAddress: 'Main St '.repeat(LIMITS.text / 8),
-      grantorName: 'g'.repeat(LIMITS.name),
-    };
-    request.registryScreening = {
-      subjectName: 'a b '.repeat(64),
-      sourceIds: Array.from({ length: LIMITS.sourceIds }, () => 'sample-synthetic'),
-    };
+    const request = atLimitRequest(notary);
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/verify',
