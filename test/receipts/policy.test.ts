@@ -39,6 +39,51 @@ describe('policy profiles', () => {
     });
   });
 
+  it('pins every published profile: its checks and judgement rules never change', () => {
+    // A new check or a changed rule belongs in a new profile id; never edit these expectations.
+    const v1 = [
+      'doc.hash',
+      'ron.seal',
+      'ron.commission',
+      'property.jurisdiction',
+      'ocr.consistency',
+      'registry.screening',
+      'request.timestamp',
+    ];
+    const published = Object.fromEntries(
+      POLICY_PROFILES.map((p) => [p.id, { ...p, description: undefined }]),
+    );
+    expect(published).toEqual({
+      'ron-standard-v1': {
+        id: 'ron-standard-v1',
+        description: undefined,
+        checks: v1,
+        opaqueSeal: 'WARN',
+        requireDocument: false,
+        requireScreening: false,
+        interstateNotarization: 'PASS',
+      },
+      'ron-strict-v1': {
+        id: 'ron-strict-v1',
+        description: undefined,
+        checks: v1,
+        opaqueSeal: 'FAIL',
+        requireDocument: true,
+        requireScreening: true,
+        interstateNotarization: 'WARN',
+      },
+      'ron-basic-v1': {
+        id: 'ron-basic-v1',
+        description: undefined,
+        checks: v1.filter((id) => id !== 'ocr.consistency'),
+        opaqueSeal: 'WARN',
+        requireDocument: false,
+        requireScreening: false,
+        interstateNotarization: 'PASS',
+      },
+    });
+  });
+
   it('is frozen, so no caller can loosen a profile at run time', () => {
     const profile = resolveProfile('ron-strict-v1');
     expect(Object.isFrozen(profile)).toBe(true);
