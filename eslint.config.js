@@ -55,4 +55,15 @@ export default tseslint.config(
     files: ['src/cli/**'],
     rules: forbid(HTTP),
   },
+  // The offline verifier runs in browsers too and shares no code with the issuing side.
+  {
+    files: ['src/evidence/**'],
+    rules: forbid(
+      [['node:*'], 'src/evidence runs in the browser: no Node built-in'],
+      [
+        ['../*', '!../evidence/*'],
+        'src/evidence is self-contained: the verifier shares no code with the issuer',
+      ],
+    ),
+  },
 );

@@ -2,7 +2,7 @@ import { signCheckpoint, verifyCheckpoint } from './checkpoint.js';
 import { appendLeaves } from './compact-range.js';
 import { equalHashes, leafHash, verifyInclusion } from './merkle.js';
 import { consistencyProof, inclusionProof } from './proofs.js';
-import type { NoteSigner } from './signed-note.js';
+import { verifierKey, type NoteSigner } from './signed-note.js';
 import { hashToWire, proofToWire } from './wire.js';
 import type { CheckpointRecord, LogStore } from './log-store.js';
 import { ServiceError } from '../errors.js';
@@ -58,6 +58,11 @@ export class AnchorService {
 
   get enabled(): boolean {
     return this.signer !== undefined;
+  }
+
+  /** The note verifier key of this log's checkpoints (C2SP signed-note vkey), once signing. */
+  get verifierKey(): string | undefined {
+    return this.signer ? verifierKey(this.signer) : undefined;
   }
 
   /** Seals up to `limit` pending entries into one new checkpoint; returns how many. */

@@ -62,6 +62,17 @@ export function keyId(keyName: string, publicKey: Uint8Array): Uint8Array {
   return new Uint8Array(digest.subarray(0, KEY_ID_SIZE));
 }
 
+/**
+ * The note verifier key (signed-note "Verifier keys"): `<name>+<hex key ID>+<base64(0x01 || key)>`,
+ * what a client needs to check this log's checkpoints (published, and carried in bundles).
+ */
+export function verifierKey(key: NoteVerifierKey): string {
+  checkKey(key);
+  const id = Buffer.from(keyId(key.keyName, key.publicKey)).toString('hex');
+  const encoded = Buffer.concat([Uint8Array.of(ED25519_SIGNATURE_TYPE), key.publicKey]);
+  return `${key.keyName}+${id}+${encoded.toString('base64')}`;
+}
+
 /** Key names are non-empty and contain no Unicode space and no plus (signed-note "Format"). */
 function checkKey(key: NoteVerifierKey): void {
   if (!/^[^\s+]+$/u.test(key.keyName) || !isNoteSafe(key.keyName)) {

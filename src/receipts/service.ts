@@ -3,6 +3,7 @@ import type { AnchorState } from '../contract/common.js';
 import type { CiVerificationRequest, CiVerificationResponse } from '../contract/ci.js';
 import type { VerificationStatus } from '../contract/lifecycle.js';
 import type { VerificationRequest } from '../contract/verification.js';
+import { buildBundle, type ReceiptBundleOf } from './bundle.js';
 import { ciResponseOf } from './ci-result.js';
 import { ReceiptError, receiptNotFound } from './errors.js';
 import type { ReceiptIssuer } from './issuance.js';
@@ -75,6 +76,26 @@ export class ReceiptService {
         receiptHash: record.receipt.receiptHash,
       }),
     });
+  }
+
+  /** The receipt bundle: receipt, canonical form, signing key and, once anchored, log evidence. */
+  async bundle(tenant: string, receiptId: string): Promise<ReceiptBundleOf> {
+    const record = await this.get(tenant, receiptId);
+    return this.bundleOf(record);
+  }
+
+  async bundleOf(record: ReceiptRecord): Promise<ReceiptBundleOf> {
+    const kid = record.receipt.receiptSignature?.kid;
+    const ring = await this.deps.keyRing.current();
+    const key = ring.publicJwks.find((k) => k.kid === kid);
+    const { anchoring } = this.deps;
+    const inclusion = await anchoring.inclusion(record.anchor);
+    const vkey = anchoring.verifierKey;
+    const log =
+      inclusion && vkey
+        ? { origin: anchoring.origin, noteVerifierKey: vkey, inclusion }
+        : undefined;
+    return buildBundle(record, key, log);
   }
 
   revoke(input: RevokeInput): Promise<RevokeResult> {

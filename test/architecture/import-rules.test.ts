@@ -37,6 +37,20 @@ describe('the layout import rules are enforced by lint', () => {
     expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
   });
 
+  it('the offline verifier imports no Node built-in and nothing outside src/evidence', async () => {
+    for (const line of [
+      "import { createHash } from 'node:crypto';",
+      "import { canonicalJson } from '../receipts/canonical.js';",
+      "import { leafHash } from '../anchoring/merkle.js';",
+    ]) {
+      expect(await violations('src/evidence/example.ts', line), line).toContain(
+        'no-restricted-imports',
+      );
+    }
+    const own = "import { sha256 } from './primitives.js';";
+    expect(await violations('src/evidence/example.ts', own)).toEqual([]);
+  });
+
   it('the domain may import its own modules and the contract', async () => {
     const line = "import type { Decision } from '../contract/common.js';";
     expect(await violations('src/receipts/example.ts', line)).toEqual([]);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import anchoringRoutes from './anchoring.js';
+import bundleRoutes from './bundle.js';
 import ciRoutes from './ci.js';
 import lifecycleRoutes from './lifecycle.js';
 import pdfRoutes from './pdf.js';
@@ -25,6 +26,7 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(receiptRoutes);
   await app.register(lifecycleRoutes);
   await app.register(pdfRoutes);
+  await app.register(bundleRoutes);
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);
 }

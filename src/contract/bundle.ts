@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { BUNDLE_MEDIA_TYPE, LEAF_VERSION } from '../evidence/bundle.js';
+import { StoredReceipt } from './verification.js';
+
+/**
+ * The receipt bundle (docs/verification.md, src/evidence/bundle.ts), as served by
+ * GET /api/v1/receipt/{receiptId}/bundle and published as a JSON Schema.
+ */
+const Sha256Wire = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+export const BundleKey = z.strictObject({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().describe('base64url raw 32-byte Ed25519 public key'),
+  kid: z.string().describe('RFC 7638 JWK thumbprint'),
+  alg: z.literal('EdDSA'),
+});
+
+export const BundleLogEntry = z.strictObject({
+  origin: z.string().describe("The log's origin line (its identity)"),
+  noteVerifierKey: z.string().describe('C2SP signed-note verifier key of the checkpoints'),
+  leafVersion: z.literal(LEAF_VERSION),
+  logIndex: z.number().int().min(0),
+  treeSize: z.number().int().min(1),
+  rootHash: Sha256Wire,
+  inclusionProof: z.array(Sha256Wire).max(64).describe('RFC 9162 inclusion proof, leaf to root'),
+  checkpoint: z.string().describe('C2SP tlog-checkpoint signed note of treeSize and rootHash'),
+});
+
+export const ReceiptBundle = z
+  .strictObject({
+    mediaType: z.literal(BUNDLE_MEDIA_TYPE),
+    receipt: StoredReceipt,
+    canonicalReceipt: z
+      .string()
+      .describe('RFC 8785 form of the receipt without hash and signature'),
+    verificationMaterial: z.strictObject({
+      publicKey: BundleKey.nullable().describe('The signing key; null for an unsigned receipt'),
+    }),
+    logEntry: BundleLogEntry.optional().describe('Present once the receipt is in a checkpoint'),
+  })
+  .meta({
+    id: 'ReceiptBundle',
+    title: 'Verification receipt bundle, version 1',
+    description: `Media type ${BUNDLE_MEDIA_TYPE}; verified as described in docs/verification.md`,
+  });
+
+/** The JSON Schema (draft 2020-12) of the bundle, served and committed in docs/. */
+export function bundleJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ReceiptBundle, { target: 'draft-2020-12' }) as Record<string, unknown>;
+}

@@ -1,0 +1,68 @@
+import * as ed from '@noble/ed25519';
+import { sha256 as nobleSha256, sha512 } from '@noble/hashes/sha2';
+import canonicalize from 'canonicalize';
+import { base64url, concat, fromBase64url, hex, utf8 } from './encoding.js';
+
+/**
+ * The cryptographic primitives of offline verification, from audited pure-JavaScript libraries
+ * (no node: module), so the same code verifies in Node and in a browser.
+ */
+
+ed.hashes.sha512 ??= (message) => new Uint8Array(sha512(message));
+
+export const sha256 = (data: Uint8Array): Uint8Array => nobleSha256(data);
+
+/** `sha256:<64 lowercase hex>` of the UTF-8 bytes of `text`. */
+export const sha256Wire = (text: string): string => `sha256:${hex(sha256(utf8(text)))}`;
+
+/** RFC 8785 (JCS) serialisation, or undefined for what JSON cannot represent. */
+export function jcs(value: unknown): string | undefined {
+  try {
+    return canonicalize(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** RFC 8032 verification, strict (canonical encodings only), false for malformed input. */
+export function ed25519Verify(
+  signature: Uint8Array,
+  message: Uint8Array,
+  key: Uint8Array,
+): boolean {
+  if (signature.length !== 64 || key.length !== 32) return false;
+  try {
+    return ed.verify(signature, message, key, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+export interface Ed25519Jwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid?: string;
+}
+
+/** The raw 32-byte key of an Ed25519 JWK, or undefined when it is not one. */
+export function jwkKey(jwk: unknown): Uint8Array | undefined {
+  const k = jwk as Partial<Ed25519Jwk> | null;
+  if (typeof k !== 'object' || k === null || k.kty !== 'OKP' || k.crv !== 'Ed25519')
+    return undefined;
+  const x = typeof k.x === 'string' ? fromBase64url(k.x) : undefined;
+  return x?.length === 32 ? x : undefined;
+}
+
+/** RFC 7638 thumbprint of an Ed25519 key: base64url SHA-256 of `{"crv","kty","x"}` in JCS. */
+export function jwkThumbprint(key: Uint8Array): string {
+  const members = `{"crv":"Ed25519","kty":"OKP","x":"${base64url(key)}"}`;
+  return base64url(sha256(utf8(members)));
+}
+
+/** RFC 9162 §2.1.1 leaf hash: SHA-256(0x00 || leaf input). */
+export const leafHash = (input: Uint8Array): Uint8Array => sha256(concat(Uint8Array.of(0), input));
+
+/** RFC 9162 §2.1.1 interior node hash: SHA-256(0x01 || left || right). */
+export const nodeHash = (left: Uint8Array, right: Uint8Array): Uint8Array =>
+  sha256(concat(Uint8Array.of(1), left, right));

@@ -1,0 +1,57 @@
+import type { InclusionEvidence } from '../anchoring/anchor-service.js';
+import {
+  BUNDLE_MEDIA_TYPE,
+  LEAF_VERSION,
+  type BundleKey,
+  type ReceiptBundle,
+} from '../evidence/bundle.js';
+import { canonicalReceipt } from './canonical.js';
+import type { ReceiptRecord } from './ports.js';
+import type { Ed25519PublicJwk } from './signer.js';
+import type { StoredReceipt } from './types.js';
+
+/**
+ * The receipt bundle (docs/verification.md): the stored receipt with everything an offline
+ * verifier needs. Its format is defined once, in src/evidence/bundle.ts (which the verifier
+ * reads); this builds one from a stored receipt.
+ */
+export { BUNDLE_MEDIA_TYPE };
+
+export interface LogMaterial {
+  origin: string;
+  noteVerifierKey: string;
+  inclusion: InclusionEvidence;
+}
+
+/** A bundle built here: its receipt is a StoredReceipt. */
+export type ReceiptBundleOf = Omit<ReceiptBundle, 'receipt'> & { receipt: StoredReceipt };
+
+export function buildBundle(
+  record: ReceiptRecord,
+  signingKey: Ed25519PublicJwk | undefined,
+  log: LogMaterial | undefined,
+): ReceiptBundleOf {
+  const key: BundleKey | null = signingKey
+    ? { kty: 'OKP', crv: 'Ed25519', x: signingKey.x, kid: signingKey.kid, alg: 'EdDSA' }
+    : null;
+  return {
+    mediaType: BUNDLE_MEDIA_TYPE,
+    receipt: { ...record.receipt },
+    canonicalReceipt: canonicalReceipt(record.receipt),
+    verificationMaterial: { publicKey: key },
+    ...(log
+      ? {
+          logEntry: {
+            origin: log.origin,
+            noteVerifierKey: log.noteVerifierKey,
+            leafVersion: LEAF_VERSION,
+            logIndex: log.inclusion.logIndex,
+            treeSize: log.inclusion.treeSize,
+            rootHash: log.inclusion.rootHash,
+            inclusionProof: log.inclusion.inclusionProof,
+            checkpoint: log.inclusion.checkpoint,
+          },
+        }
+      : {}),
+  };
+}
