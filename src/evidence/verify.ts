@@ -105,8 +105,9 @@ function keyId(bundle: ReceiptBundle, key: Uint8Array | undefined): Step {
   if (!key) return step('key-id', 'FAIL', 'verificationMaterial.publicKey is not an Ed25519 JWK');
   const thumbprint = jwkThumbprint(key);
   const { kid } = signatureOf(bundle);
-  const jwkKid = bundle.verificationMaterial.publicKey?.kid;
-  if (jwkKid !== thumbprint)
+  const jwk = bundle.verificationMaterial.publicKey;
+  if (jwk?.alg !== 'EdDSA') return step('key-id', 'FAIL', 'the key is not an EdDSA key (alg)');
+  if (jwk.kid !== thumbprint)
     return step('key-id', 'FAIL', 'the key kid is not its RFC 7638 thumbprint');
   if (kid !== thumbprint) return step('key-id', 'FAIL', 'the receipt is signed by another kid');
   return step('key-id', 'PASS', `kid ${thumbprint} is the RFC 7638 thumbprint of the key`);
