@@ -20,6 +20,7 @@ import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
 import healthRoutes from './http/routes/health.js';
 import jwksRoutes from './http/routes/jwks.js';
+import publicRoutes from './http/routes/public.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database } from './storage/database.js';
 
@@ -133,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(jwksRoutes);
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
+  await app.register(publicRoutes, { rateLimit: config.rateLimit });
   await app.register(githubAppPlugin, {
     config,
     ...(options.octokit ? { octokit: options.octokit } : {}),

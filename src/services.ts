@@ -72,6 +72,7 @@ export async function createServices(
     anchoring,
     publicUrl: config.publicUrl,
     issuerClockSkewSeconds: config.issuerClockSkewSeconds,
+    signer,
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;

@@ -8,6 +8,7 @@ import { sealCreateCommand } from './commands/seal.js';
 import { migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
+import { verifyCommand } from './commands/verify.js';
 import type { Services } from '../services.js';
 import { adminSocketPath, forwardToServer } from './admin-channel.js';
 import { CliError, type CliIo, type Command } from './context.js';
@@ -40,6 +41,8 @@ export const USAGE = `usage: receipts <command> [flags]
   signing-keys endorse KID
   migrate
   demo [--url URL] [--dir DIR]      the whole story against a running (or started) service
+  verify FILE [--jwks FILE|URL] [--key FILE] [--online URL] [--json]
+                                    check a bundle or PDF receipt offline (no store, no service)
 
 The CLI uses the same DATABASE_URL / DATA_DIR as the server (see README).`;
 
@@ -62,6 +65,8 @@ export async function runCli(
   env: Record<string, string | undefined> = process.env,
   services?: Services,
 ): Promise<number> {
+  // offline verification needs no configuration, store or service
+  if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   const resolved = resolve(argv);
   if (!resolved) {
     (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? io.out : io.err)(USAGE);

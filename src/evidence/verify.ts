@@ -18,7 +18,10 @@ export type StepId =
   | 'key-trust'
   | 'signature'
   | 'log-inclusion'
-  | 'checkpoint';
+  | 'checkpoint'
+  | 'status-signature'
+  | 'status'
+  | 'log-consistency';
 
 export type StepStatus = 'PASS' | 'FAIL' | 'WARN' | 'SKIP';
 

@@ -1,5 +1,5 @@
 import { canonicalReceipt } from '../receipts/canonical.js';
-import { absoluteUrl, receiptPath } from '../receipts/links.js';
+import { absoluteUrl, receiptPath, verifyPagePath } from '../receipts/links.js';
 import type { ReceiptRecord, ReceiptSummary } from '../receipts/ports.js';
 import { anchorStateOf, revocationOf } from '../receipts/record-state.js';
 import { statusOf } from '../receipts/status.js';
@@ -23,7 +23,11 @@ export function verificationResponseOf(record: ReceiptRecord) {
   };
 }
 
-export function receiptViewOf(record: ReceiptRecord, publicUrl: string | undefined): ReceiptView {
+export function receiptViewOf(
+  record: ReceiptRecord,
+  publicUrl: string | undefined,
+  bundle?: unknown,
+): ReceiptView {
   const revocation = revocationOf(record);
   return {
     receipt: record.receipt,
@@ -37,7 +41,9 @@ export function receiptViewOf(record: ReceiptRecord, publicUrl: string | undefin
         }
       : { status: 'ACTIVE' },
     anchor: anchorStateOf(record),
-    verifyUrl: absoluteUrl(publicUrl, `${receiptPath(record.id)}/verify`),
+    verifyUrl: absoluteUrl(publicUrl, verifyPagePath(record.receipt.receiptHash)),
+    apiVerifyUrl: absoluteUrl(publicUrl, `${receiptPath(record.id)}/verify`),
+    ...(bundle === undefined ? {} : { bundle }),
   };
 }
 

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { BUNDLE_ATTACHMENT_NAME } from '../evidence/bundle.js';
 import type { ReceiptView } from '../receipts/types.js';
 import { drawChecks, drawReasons } from './checks.js';
 import { COLOR, type Doc, FONT, PAGE, printable } from './layout.js';
@@ -41,8 +42,24 @@ export async function renderReceiptPdf(
   drawIntegrity(doc, view);
   drawReverify(doc, view);
   drawFooters(doc, view.receipt.receiptId);
+  attachBundle(doc, view.bundle, generatedAt);
   doc.end();
   return done;
+}
+
+/**
+ * The bundle as a PDF embedded file (`receipt-bundle.json`, listed by pdfdetach and qpdf): the PDF
+ * alone is enough for `receipts verify` and the /verify page.
+ */
+function attachBundle(doc: Doc, bundle: unknown, generatedAt: Date): void {
+  if (bundle === undefined) return;
+  doc.file(Buffer.from(`${JSON.stringify(bundle, null, 2)}\n`, 'utf8'), {
+    name: BUNDLE_ATTACHMENT_NAME,
+    type: 'application/json',
+    description: 'Receipt bundle: verify with `npx receipts verify` or at /verify',
+    creationDate: generatedAt,
+    modifiedDate: generatedAt,
+  });
 }
 
 function createDocument(view: ReceiptView, generatedAt: Date): Doc {

@@ -189,12 +189,13 @@ export function curlCommand(verifyUrl: string): string {
 }
 
 const REVERIFY_INTRO =
-  'Before relying on this receipt, POST to its verify URL (no body, API key with read scope). ' +
-  'The service recomputes the receipt hash, checks the signature and reports the current ' +
-  'revocation state.';
+  'Scan the code or open the verify page: drop this PDF on it and your browser checks the ' +
+  'receipt (nothing is uploaded), then shows its current status. This PDF carries its evidence ' +
+  'as the attached file receipt-bundle.json, so it can also be checked offline with ' +
+  '`npx receipts verify` (no account, no API key).';
 
 const HASH_NOTE =
-  'Offline: the canonical receipt (RFC 8785 JSON of the stored receipt without receiptHash and ' +
+  'By hand: the canonical receipt (RFC 8785 JSON of the stored receipt without receiptHash and ' +
   'receiptSignature) hashes with SHA-256 to the receipt hash above.';
 
 const KEYS_NOTE =
@@ -213,7 +214,7 @@ export function drawReverify(doc: Doc, view: ReceiptView): void {
   const qrX = x + width - qrSize;
   drawQr(doc, view.verifyUrl, qrX, y, qrSize);
   doc.font(FONT.regular).fontSize(7).fillColor(COLOR.muted);
-  doc.text('Scan: verify URL', qrX, y + qrSize + 2, { width: qrSize, align: 'center' });
+  doc.text('Scan: verify page', qrX, y + qrSize + 2, { width: qrSize, align: 'center' });
   const column = { x, width: width - qrSize - 24 };
   doc.y = y;
   paragraph(doc, REVERIFY_INTRO, column);
@@ -221,6 +222,7 @@ export function drawReverify(doc: Doc, view: ReceiptView): void {
   paragraph(doc, HASH_NOTE + (signed ? KEYS_NOTE : UNSIGNED_NOTE), column, 8.5);
   doc.y = Math.max(doc.y, y + qrSize + 14);
   const relative = isAbsolute(view.verifyUrl) ? '' : ' (relative to the service base URL)';
-  monoBlock(doc, `Verify URL${relative}`, view.verifyUrl);
-  monoBlock(doc, 'Command', curlCommand(view.verifyUrl), { shell: true });
+  monoBlock(doc, `Verify page${relative}`, view.verifyUrl);
+  monoBlock(doc, 'Offline', `npx receipts verify receipt-${view.receipt.receiptId}.pdf`);
+  monoBlock(doc, 'With an API key', curlCommand(view.apiVerifyUrl), { shell: true });
 }

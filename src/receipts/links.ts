@@ -7,3 +7,8 @@ export function receiptPath(id: string): string {
 export function absoluteUrl(publicUrl: string | undefined, path: string): string {
   return publicUrl ? `${publicUrl}${path}` : path;
 }
+
+/** The public verify page of a receipt, opened at its hash (QR codes, check runs). */
+export function verifyPagePath(receiptHash: string): string {
+  return `/verify?hash=${encodeURIComponent(receiptHash)}`;
+}

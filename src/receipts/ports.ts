@@ -56,6 +56,8 @@ export interface ReceiptStore {
   /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */
   find(tenant: string, id: string): Promise<ReceiptRecord | undefined>;
   findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined>;
+  /** Any tenant's receipt with this `sha256:` hash (the public status endpoint), or undefined. */
+  findByHash(receiptHash: string): Promise<ReceiptRecord | undefined>;
   /** Newest first, keyset-paged: no duplicates or gaps across inserts. */
   list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage>;
 }

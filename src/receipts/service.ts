@@ -4,7 +4,10 @@ import type { CiVerificationRequest, CiVerificationResponse } from '../contract/
 import type { VerificationStatus } from '../contract/lifecycle.js';
 import type { VerificationRequest } from '../contract/verification.js';
 import { buildBundle, type ReceiptBundleOf } from './bundle.js';
+import { isServiceError } from '../errors.js';
 import { ciResponseOf } from './ci-result.js';
+import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
+import type { Signer } from './signer.js';
 import { ReceiptError, receiptNotFound } from './errors.js';
 import type { ReceiptIssuer } from './issuance.js';
 import type { KeyRingSource } from './keyring.js';
@@ -20,6 +23,8 @@ export interface ReceiptServiceDeps {
   anchoring: AnchorService;
   publicUrl: string | undefined;
   issuerClockSkewSeconds: number;
+  /** Signs public status statements; undefined when SIGNING_DISABLED. */
+  signer?: Signer | undefined;
   now?: () => Date;
 }
 
@@ -98,6 +103,29 @@ export class ReceiptService {
     return buildBundle(record, key, log);
   }
 
+  /**
+   * GET /status/{receiptHash}: the signed public status of any tenant's receipt with that hash,
+   * with the latest checkpoint and, when `fromTreeSize` is a published size, a consistency proof
+   * from it (so a holder of an older bundle can check the log only grew).
+   */
+  async publicStatus(receiptHash: string, fromTreeSize?: number): Promise<PublicStatus> {
+    const record = await this.deps.stores.receipts.findByHash(receiptHash);
+    if (!record) throw receiptNotFound();
+    const now = (this.deps.now ?? (() => new Date()))();
+    const status = signedStatus(statusStatementOf(record, now), this.deps.signer);
+    const checkpoint = await this.deps.anchoring
+      .checkpoint()
+      .catch(unlessCode('checkpoint_not_found'));
+    if (!checkpoint) return status;
+    const consistency =
+      fromTreeSize !== undefined && fromTreeSize >= 1 && fromTreeSize <= checkpoint.treeSize
+        ? await this.deps.anchoring
+            .consistency(fromTreeSize, checkpoint.treeSize)
+            .catch(unlessCode('checkpoint_not_found'))
+        : undefined;
+    return { ...status, log: { checkpoint, ...(consistency ? { consistency } : {}) } };
+  }
+
   revoke(input: RevokeInput): Promise<RevokeResult> {
     const { issuers, revocations } = this.deps.stores;
     return revokeReceipt(
@@ -125,4 +153,12 @@ export class ReceiptService {
     }
     return { ...anchorStateOf(record), ...(await this.deps.anchoring.inclusion(record.anchor)) };
   }
+}
+
+/** A catch handler: undefined for a ServiceError with `code`, anything else rethrown. */
+function unlessCode(code: string) {
+  return (err: unknown): undefined => {
+    if (isServiceError(err) && err.code === code) return undefined;
+    throw err;
+  };
 }

@@ -70,6 +70,10 @@ export interface ReceiptView {
   status: ExternalReceiptStatus;
   revocation: { status: RevocationStatus; revokedAt?: string; issuerId?: string };
   anchor: AnchorState;
-  /** Absolute (PUBLIC_URL set) or relative URL of POST .../verify for this receipt. */
+  /** The public verify page for this receipt (`/verify?hash=`), absolute once PUBLIC_URL is set. */
   verifyUrl: string;
+  /** POST .../verify of the API (needs a key with read scope), absolute once PUBLIC_URL is set. */
+  apiVerifyUrl: string;
+  /** The receipt bundle, attached to the PDF as receipt-bundle.json when present. */
+  bundle?: unknown;
 }

@@ -204,6 +204,11 @@ export class ReceiptRepository implements ReceiptStore {
     return row ? toRecord(row as ReceiptRow) : undefined;
   }
 
+  async findByHash(receiptHash: string): Promise<ReceiptRecord | undefined> {
+    const row = await this.select(this.knex).where({ 'r.receipt_hash': receiptHash }).first();
+    return row ? toRecord(row as ReceiptRow) : undefined;
+  }
+
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */
   async list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage> {
     const after = decodeCursor(cursor);

@@ -52,7 +52,8 @@ function view(stored: StoredReceipt, overrides: Partial<ReceiptView> = {}): Rece
     status: 'clean',
     revocation: { status: 'ACTIVE' },
     anchor: { status: 'PENDING' },
-    verifyUrl: `https://receipts.example.com/api/v1/receipt/${stored.receiptId}/verify`,
+    verifyUrl: `https://receipts.example.com/verify?hash=${encodeURIComponent(stored.receiptHash)}`,
+    apiVerifyUrl: `https://receipts.example.com/api/v1/receipt/${stored.receiptId}/verify`,
     ...overrides,
   };
 }
@@ -105,7 +106,8 @@ export function blockedView(): ReceiptView {
   });
   return view(stored, {
     status: 'failure',
-    verifyUrl: `/api/v1/receipt/${stored.receiptId}/verify`,
+    verifyUrl: `/verify?hash=${encodeURIComponent(stored.receiptHash)}`,
+    apiVerifyUrl: `/api/v1/receipt/${stored.receiptId}/verify`,
   });
 }
 

@@ -124,7 +124,8 @@ describe('renderReceiptPdf', () => {
     expect(out.text).toContain('acme/payments-service');
     expect(out.text).toContain('9fceb02d0ae598e95dc970b74767f19372d61af8');
     expect(out.text).toContain('PENDING');
-    expect(out.compact).toContain(strip(`"$BASE_URL${view.verifyUrl}"`));
+    expect(out.compact).toContain(strip(`"$BASE_URL${view.apiVerifyUrl}"`));
+    expect(out.compact).toContain(strip(view.verifyUrl));
     expect(out.compact).toContain(HASH);
     expectFooters(out, view.receipt.receiptId);
   });

@@ -8,6 +8,8 @@ export interface RateLimitOptions {
   max: number;
   windowMs: number;
   redisUrl: string | undefined;
+  /** Public routes (no key): one bucket per client address, whatever headers say. */
+  byAddress?: boolean;
 }
 
 /** Authenticates a request (app.authenticate) behind the per-address failure limit. */
@@ -50,6 +52,7 @@ export async function registerRateLimit(
     nameSpace: 'receipts-rl:',
     skipOnError: true,
     keyGenerator: (request: FastifyRequest) => {
+      if (opts.byAddress) return `public:${request.ip}`;
       const header = request.headers['x-api-key'];
       const parsed = typeof header === 'string' ? parseToken(header) : undefined;
       return parsed ? `key:${parsed.keyId}` : `ip:${request.ip}`;

@@ -15,7 +15,7 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
     config: { scope: 'read' },
     schema: {
       tags: ['receipts'],
-      summary: 'PDF rendering of a stored receipt',
+      summary: 'PDF rendering of a stored receipt, with its bundle attached (receipt-bundle.json)',
       security: [{ apiKey: [] }],
       params: ReceiptIdParams,
       produces: ['application/pdf'],
@@ -25,11 +25,10 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
       },
     },
     handler: async (request, reply) => {
-      const record = await app.services.receipts.get(
-        principalOf(request).tenant,
-        request.params.receiptId,
-      );
-      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.publicUrl));
+      const { receipts } = app.services;
+      const record = await receipts.get(principalOf(request).tenant, request.params.receiptId);
+      const bundle = await receipts.bundleOf(record);
+      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.publicUrl, bundle));
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="receipt-${record.id}.pdf"`)

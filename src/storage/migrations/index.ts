@@ -5,6 +5,7 @@ import * as m003 from './003_log.js';
 import * as m004 from './004_revocation.js';
 import * as m005 from './005_key_endorsements.js';
 import * as m006 from './006_change_notify.js';
+import * as m007 from './007_receipt_hash_index.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '004_revocation': m004,
   '005_key_endorsements': m005,
   '006_change_notify': m006,
+  '007_receipt_hash_index': m007,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
+import statusRoutes from './status.js';
+
+/**
+ * What anyone may call without a key: the public status of a receipt. Rate limited per client
+ * address (RATE_LIMIT_MAX per window, shared through Redis like the API's), never per header.
+ */
+export default async function publicRoutes(
+  app: FastifyInstance,
+  opts: { rateLimit: RateLimitOptions },
+) {
+  await registerRateLimit(app, { ...opts.rateLimit, byAddress: true });
+  await app.register(statusRoutes);
+}
