@@ -21,6 +21,7 @@ import apiV1 from './http/routes/api-v1.js';
 import healthRoutes from './http/routes/health.js';
 import jwksRoutes from './http/routes/jwks.js';
 import publicRoutes from './http/routes/public.js';
+import verifyPageRoutes from './http/routes/verify-page.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database } from './storage/database.js';
 
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jwksRoutes);
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
   await app.register(publicRoutes, { rateLimit: config.rateLimit });
+  await app.register(verifyPageRoutes);
   await app.register(githubAppPlugin, {
     config,
     ...(options.octokit ? { octokit: options.octokit } : {}),
