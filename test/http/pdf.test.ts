@@ -116,3 +116,33 @@ describe('GET /receipt/:id/pdf', () => {
     ).toBe(400);
   });
 });
+
+describe('the PDF carries its bundle', () => {
+  it('as the embedded file receipt-bundle.json, read back by pdf.js (an independent reader)', async () => {
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const issued = await issue(validRequest(notary));
+    const id = issued.receiptId as string;
+    const pdf = await ctx.app.inject({
+      url: `/api/v1/receipt/${id}/pdf`,
+      headers: { 'x-api-key': key },
+    });
+    const doc = await getDocument({ data: new Uint8Array(pdf.rawPayload), verbosity: 0 }).promise;
+    const attachments = (await doc.getAttachments()) as Record<
+      string,
+      { filename: string; content: Uint8Array }
+    >;
+    await doc.destroy();
+    const attached = Object.values(attachments).find((a) => a.filename === 'receipt-bundle.json');
+    expect(attached).toBeDefined();
+    const bundle = JSON.parse(Buffer.from(attached?.content ?? []).toString('utf8'));
+    const served = await ctx.app.inject({
+      url: `/api/v1/receipt/${id}/bundle`,
+      headers: { 'x-api-key': key },
+    });
+    expect(bundle).toEqual(served.json());
+    const { compact } = await pdfText(pdf.rawPayload);
+    expect(compact).toContain(
+      `https://receipts.example.com/verify?hash=${encodeURIComponent(bundle.receipt.receiptHash)}`,
+    );
+  });
+});

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
+import schemaRoutes from './schemas.js';
 import statusRoutes from './status.js';
 
 /**
- * What anyone may call without a key: the public status of a receipt. Rate limited per client
+ * What anyone may call without a key: the public status of a receipt, the bundle's schema. Rate limited per client
  * address (RATE_LIMIT_MAX per window, shared through Redis like the API's), never per header.
  */
 export default async function publicRoutes(
@@ -12,4 +13,5 @@ export default async function publicRoutes(
 ) {
   await registerRateLimit(app, { ...opts.rateLimit, byAddress: true });
   await app.register(statusRoutes);
+  await app.register(schemaRoutes);
 }
