@@ -45,7 +45,7 @@ describe('docs/verification.md worked example', () => {
       {},
     );
     expect(code, out.join('\n')).toBe(0);
-    expect(out.join('\n')).toMatch(/^WARN  key-trust /m);
+    expect(out.join('\n')).toMatch(/^WARN {2}key-trust /m);
   });
 
   it('quotes the values the code computes (and the RFC 8037 thumbprint of the key)', async () => {
