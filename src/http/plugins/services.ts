@@ -29,6 +29,22 @@ export default fp(
         'signing keys in the store without a valid endorsement are ignored (see `receipts signing-keys endorse`)',
       );
     }
+    if (!opts.config.publicUrl) {
+      app.log.warn(
+        { logOrigin: opts.config.logOrigin },
+        'PUBLIC_URL is not set: PDF QR codes, verify-page links and check-run links are relative, ' +
+          'and unless LOG_ORIGIN is set the log uses a default origin that other deployments share',
+      );
+    }
+    app.log.info(
+      {
+        kid: services.signer?.kid,
+        store: opts.config.store.kind === 'embedded' ? opts.config.dataDir : 'postgres',
+        logOrigin: opts.config.logOrigin,
+        noteVerifierKey: services.anchoring.verifierKey,
+      },
+      'receipts signed with this key; verify page at /verify, API docs at /docs',
+    );
     app.decorate('services', services);
   },
   { name: 'services', dependencies: ['storage'] },

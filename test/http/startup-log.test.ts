@@ -1,0 +1,39 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { dropSchema, testConfig } from '../helpers/context.js';
+
+async function startupLines(env: Record<string, string>): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config = testConfig(env);
+  const db = await openDatabase(config.store);
+  const app = await buildApp({ config, db, logger: { level: 'info', stream } });
+  await app.ready();
+  await app.close();
+  await dropSchema(db, config.store);
+  await db.close();
+  return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('start-up log', () => {
+  it('says which key signs, where the data is, and warns loudly when PUBLIC_URL is unset', async () => {
+    const lines = await startupLines({});
+    const warning = lines.find((l) => String(l.msg).startsWith('PUBLIC_URL is not set'));
+    expect(warning?.level).toBe(40);
+    const info = lines.find((l) => String(l.msg).startsWith('receipts signed with this key'));
+    expect(info?.kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(String(info?.noteVerifierKey)).toMatch(/^[^+\s]+\+[0-9a-f]{8}\+/);
+  });
+
+  it('does not warn once PUBLIC_URL is set', async () => {
+    const lines = await startupLines({ PUBLIC_URL: 'https://receipts.example.com' });
+    expect(lines.some((l) => String(l.msg).startsWith('PUBLIC_URL is not set'))).toBe(false);
+  });
+});
