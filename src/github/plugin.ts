@@ -31,7 +31,7 @@ export default async function githubAppPlugin(
     const token = registerManifestSetup(app, { config });
     const base = config.publicUrl ?? `http://localhost:${config.port}`;
     app.log.info(
-      { setup: `${base}/probot?token=${token}` },
+      { setup: `${base}/probot?setup=${token}` },
       'GitHub App not configured: open the setup link to register it from app.yml (credentials go to .env)',
     );
     return;

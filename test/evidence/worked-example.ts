@@ -1,4 +1,3 @@
-import { createPrivateKey } from 'node:crypto';
 import { receiptLeaf } from '../../src/anchoring/anchor-service.js';
 import { signCheckpoint } from '../../src/anchoring/checkpoint.js';
 import { verifierKey } from '../../src/anchoring/signed-note.js';
@@ -10,24 +9,17 @@ import { createSigner } from '../../src/receipts/signer.js';
 import type { StoredReceipt } from '../../src/receipts/types.js';
 import { noteSignerOf } from '../../src/services.js';
 import { referencePath, referenceRoot, sampleLeaves } from '../anchoring/reference.js';
+import { rfc8032Test1Pem } from '../helpers/keys.js';
 
 /**
  * The worked example of docs/verification.md, built with the service's own code from fixed
  * inputs: the RFC 8032 §7.1 TEST 1 key, a fixed receipt, and a log of three entries whose middle
  * one is the receipt. Ed25519 is deterministic, so the bundle is the same bytes every time.
  */
-export const EXAMPLE_SEED_HEX = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 export const EXAMPLE_ORIGIN = 'receipts.example.com/receipts-log';
 
-export function examplePem(): string {
-  const der = Buffer.from(`302e020100300506032b657004220420${EXAMPLE_SEED_HEX}`, 'hex');
-  return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })
-    .export({ format: 'pem', type: 'pkcs8' })
-    .toString();
-}
-
 export async function workedExample() {
-  const signer = createSigner(examplePem());
+  const signer = createSigner(rfc8032Test1Pem());
   const unsigned = {
     receiptVersion: '1.0',
     receiptId: '2f1c7e4a-9b3d-4c58-8e21-6a0f5d9b7c13',

@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   await app.ready();
   const setup = lines.find((l) => typeof l.setup === 'string')?.setup as string;
-  token = new URL(setup).searchParams.get('token') ?? '';
+  token = new URL(setup).searchParams.get('setup') ?? '';
 });
 afterAll(async () => {
   await app.close();
@@ -40,7 +40,7 @@ afterEach(() => {
 });
 
 async function setupPage() {
-  const res = await app.inject({ url: `/probot?token=${token}` });
+  const res = await app.inject({ url: `/probot?setup=${token}` });
   expect(res.statusCode, res.body).toBe(200);
   const action = /action="([^"]+)"/.exec(res.body)?.[1]?.replaceAll('&#38;', '&') ?? '';
   const manifest = /name="manifest" value="([^"]+)"/
@@ -52,7 +52,7 @@ async function setupPage() {
 describe('GitHub App setup (manifest flow)', () => {
   it('logs a one-time setup link; without its token /probot is 403', async () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
-    for (const url of ['/probot', '/probot?token=nope']) {
+    for (const url of ['/probot', '/probot?setup=nope']) {
       const res = await app.inject({ url });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ error: 'forbidden' });
