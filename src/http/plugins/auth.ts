@@ -29,10 +29,7 @@ export default fp(
       }
       const principal = await app.repos.apiKeys.authenticate(token);
       if (!principal) throw new ApiError('unauthorized', 'invalid or revoked API key');
-      const scope = request.routeOptions.config.scope;
-      if (!scope || !principal.scopes.has(scope)) {
-        throw new ApiError('forbidden', `this API key lacks the '${scope ?? 'unknown'}' scope`);
-      }
+      requireScope(request.routeOptions.config.scope, principal);
       request.principal = principal;
     });
   },
@@ -42,6 +39,16 @@ export default fp(
 declare module 'fastify' {
   interface FastifyInstance {
     authenticate(request: FastifyRequest): Promise<void>;
+  }
+}
+
+/**
+ * The route's scope must be one the key holds. A route that declares no scope is closed to every
+ * key, whatever scopes it holds (fail closed): forgetting `config.scope` can never open a route.
+ */
+export function requireScope(scope: Scope | undefined, principal: Principal): void {
+  if (!scope || !principal.scopes.has(scope)) {
+    throw new ApiError('forbidden', `this API key lacks the '${scope ?? 'unknown'}' scope`);
   }
 }
 
