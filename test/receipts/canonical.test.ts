@@ -40,6 +40,7 @@ describe('RFC 8785 published vectors', () => {
       [1e21, '1e+21'],
       [1e-7, '1e-7'],
       [-0, '0'],
+      // eslint-disable-next-line no-loss-of-precision -- the RFC's own example literal
       [333333333.33333329, '333333333.3333333'],
       [1e30, '1e+30'],
       [4.5, '4.5'],
