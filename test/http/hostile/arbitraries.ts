@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { ENDPOINTS } from './requests.js';
+import { ENDPOINTS, KEYED_ENDPOINTS } from './requests.js';
 
 /** fast-check arbitraries for hostile requests. */
 
 export const endpoint = fc.constantFrom(...ENDPOINTS);
+export const keyedEndpoint = fc.constantFrom(...KEYED_ENDPOINTS);
 
 /** Header values the HTTP layer can carry: visible ASCII, space, tab and Latin-1 (obs-text). */
 const headerChar = fc

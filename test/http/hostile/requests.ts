@@ -8,25 +8,99 @@ type Method = 'GET' | 'POST';
 export interface Endpoint {
   name: string;
   method: Method;
+  /** The route as Fastify registers it (checked against the app in route-coverage.test.ts). */
+  route: string;
   path: (id: string) => string;
   /** Needs the issuer headers (revoke). */
   issuer?: true;
 }
 
-/** Every /api/v1 endpoint. */
+/** A receipt hash no receipt has: the public status answers 404 for it. */
+export const UNKNOWN_HASH = `sha256:${'0'.repeat(64)}`;
+
+/** Every endpoint a client can call: /api/v1 and the public ones. */
 export const ENDPOINTS: Endpoint[] = [
-  { name: 'verify', method: 'POST', path: () => '/api/v1/verify' },
-  { name: 'receipt', method: 'GET', path: (id) => `/api/v1/receipt/${id}` },
-  { name: 'pdf', method: 'GET', path: (id) => `/api/v1/receipt/${id}/pdf` },
-  { name: 're-verify', method: 'POST', path: (id) => `/api/v1/receipt/${id}/verify` },
-  { name: 'revoke', method: 'POST', path: (id) => `/api/v1/receipt/${id}/revoke`, issuer: true },
-  { name: 'anchor', method: 'POST', path: (id) => `/api/v1/anchor/${id}` },
-  { name: 'list', method: 'GET', path: () => '/api/v1/receipts' },
-  { name: 'ci', method: 'POST', path: () => '/api/v1/verifications/ci' },
-  { name: 'consistency', method: 'GET', path: () => '/api/v1/log/consistency?from=1&to=1' },
-  { name: 'checkpoint', method: 'GET', path: () => '/api/v1/log/checkpoint' },
+  { name: 'verify', method: 'POST', route: '/api/v1/verify', path: () => '/api/v1/verify' },
+  {
+    name: 'receipt',
+    method: 'GET',
+    route: '/api/v1/receipt/:receiptId',
+    path: (id) => `/api/v1/receipt/${id}`,
+  },
+  {
+    name: 'pdf',
+    method: 'GET',
+    route: '/api/v1/receipt/:receiptId/pdf',
+    path: (id) => `/api/v1/receipt/${id}/pdf`,
+  },
+  {
+    name: 'bundle',
+    method: 'GET',
+    route: '/api/v1/receipt/:receiptId/bundle',
+    path: (id) => `/api/v1/receipt/${id}/bundle`,
+  },
+  {
+    name: 're-verify',
+    method: 'POST',
+    route: '/api/v1/receipt/:receiptId/verify',
+    path: (id) => `/api/v1/receipt/${id}/verify`,
+  },
+  {
+    name: 'revoke',
+    method: 'POST',
+    route: '/api/v1/receipt/:receiptId/revoke',
+    path: (id) => `/api/v1/receipt/${id}/revoke`,
+    issuer: true,
+  },
+  {
+    name: 'anchor',
+    method: 'POST',
+    route: '/api/v1/anchor/:receiptId',
+    path: (id) => `/api/v1/anchor/${id}`,
+  },
+  { name: 'list', method: 'GET', route: '/api/v1/receipts', path: () => '/api/v1/receipts' },
+  {
+    name: 'ci',
+    method: 'POST',
+    route: '/api/v1/verifications/ci',
+    path: () => '/api/v1/verifications/ci',
+  },
+  {
+    name: 'consistency',
+    method: 'GET',
+    route: '/api/v1/log/consistency',
+    path: () => '/api/v1/log/consistency?from=1&to=1',
+  },
+  {
+    name: 'checkpoint',
+    method: 'GET',
+    route: '/api/v1/log/checkpoint',
+    path: () => '/api/v1/log/checkpoint',
+  },
+  {
+    name: 'status',
+    method: 'GET',
+    route: '/status/:receiptHash',
+    path: () => `/status/${UNKNOWN_HASH}`,
+  },
+  {
+    name: 'jwks',
+    method: 'GET',
+    route: '/.well-known/jwks.json',
+    path: () => '/.well-known/jwks.json',
+  },
+  {
+    name: 'bundle-schema',
+    method: 'GET',
+    route: '/schemas/receipt-bundle.v1.json',
+    path: () => '/schemas/receipt-bundle.v1.json',
+  },
+  { name: 'healthz', method: 'GET', route: '/healthz', path: () => '/healthz' },
+  { name: 'readyz', method: 'GET', route: '/readyz', path: () => '/readyz' },
 ];
 export const POST_ENDPOINTS = ENDPOINTS.filter((e) => e.method === 'POST');
+/** The endpoints behind an API key (the others are public). */
+export const KEYED_ENDPOINTS = ENDPOINTS.filter((e) => e.route.startsWith('/api/v1/'));
 export const ID_ENDPOINTS = ENDPOINTS.filter((e) => e.path('ID').includes('ID'));
 export const endpointNamed = (name: string) => ENDPOINTS.find((e) => e.name === name) as Endpoint;
 
