@@ -2,8 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
-import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
-import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
+import {
+  createTestContext,
+  ed25519Pem,
+  listenLocally,
+  tempDir,
+  type TestContext,
+} from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
@@ -31,14 +37,8 @@ beforeAll(async () => {
   ctx = await createTestContext();
   key = await ctx.apiKey(['verify', 'read', 'revoke']);
   notary = await registerNotary(ctx.repos);
-  await ctx.repos.issuers.add({
-    issuerId: 'escrow-co',
-    tenant: 'tenant-a',
-    publicKey: rawEd25519PublicKey(issuerPem),
-  });
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = ctx.app.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  await registerIssuer(ctx.repos, issuerPem);
+  baseUrl = await listenLocally(ctx.app);
   jwksFile = write('jwks.json', (await ctx.app.inject({ url: '/.well-known/jwks.json' })).body);
 });
 afterAll(async () => ctx.close());
@@ -187,17 +187,7 @@ describe('receipts verify', () => {
       /^PASS {2}log-consistency +the log grew from \d+ to \d+ consistently/m,
     );
 
-    const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
-    const revoked = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/receipt/${id}/revoke`,
-      headers: {
-        'x-api-key': key,
-        'x-issuer-id': h.issuerId,
-        'x-signature-timestamp': h.timestamp,
-        'x-issuer-signature': h.signature,
-      },
-    });
+    const revoked = await revokeVia(ctx.app, key, id, issuerPem);
     expect(revoked.statusCode).toBe(200);
     const after = await verify(file, '--jwks', jwksFile, '--online', baseUrl);
     expect(after.code).toBe(1);

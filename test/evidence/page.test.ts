@@ -3,8 +3,14 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../scripts/build-verify-page.mjs';
-import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
-import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
+import {
+  createTestContext,
+  ed25519Pem,
+  listenLocally,
+  tempDir,
+  type TestContext,
+} from '../helpers/context.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
 /**
@@ -31,14 +37,8 @@ beforeAll(async () => {
   ctx = await createTestContext();
   key = await ctx.apiKey(['verify', 'read', 'revoke']);
   notary = await registerNotary(ctx.repos);
-  await ctx.repos.issuers.add({
-    issuerId: 'escrow-co',
-    tenant: 'tenant-a',
-    publicKey: rawEd25519PublicKey(issuerPem),
-  });
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = ctx.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  await registerIssuer(ctx.repos, issuerPem);
+  base = await listenLocally(ctx.app);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -145,17 +145,7 @@ describe.runIf(available)('the /verify page in Chromium', () => {
 
   it('opened from the QR code of a revoked receipt (?hash=), says it is revoked', async () => {
     const { receiptId, receiptHash } = await issue();
-    const h = signRevocation(issuerPem, 'escrow-co', receiptId, new Date().toISOString());
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/receipt/${receiptId}/revoke`,
-      headers: {
-        'x-api-key': key,
-        'x-issuer-id': h.issuerId,
-        'x-signature-timestamp': h.timestamp,
-        'x-issuer-signature': h.signature,
-      },
-    });
+    await revokeVia(ctx.app, key, receiptId, issuerPem);
     const { page, problems } = await openPage(`?hash=${encodeURIComponent(receiptHash)}`);
     await page.waitForSelector('#status-summary[data-status]');
     expect(await page.getAttribute('#status-summary', 'data-status')).toBe('revoked');

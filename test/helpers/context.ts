@@ -91,3 +91,10 @@ export async function createTestContext(
 }
 
 export const ALL_SCOPES: Scope[] = ['verify', 'read', 'anchor', 'revoke'];
+
+/** Starts the app listening on a free loopback port; returns its base URL. */
+export async function listenLocally(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}

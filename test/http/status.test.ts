@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../src/auth/api-key-token.js';
 import { verifyStatus } from '../../src/evidence/status.js';
-import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { jwksKeys } from '../evidence/helpers.js';
 import { createTestContext, ed25519Pem, type TestContext } from '../helpers/context.js';
 import { minimalRequest } from '../helpers/requests.js';
@@ -12,11 +12,7 @@ const issuerPem = ed25519Pem();
 beforeAll(async () => {
   ctx = await createTestContext({ RATE_LIMIT_MAX: '20' });
   key = await ctx.apiKey(['verify', 'read', 'revoke']);
-  await ctx.repos.issuers.add({
-    issuerId: 'escrow-co',
-    tenant: 'tenant-a',
-    publicKey: rawEd25519PublicKey(issuerPem),
-  });
+  await registerIssuer(ctx.repos, issuerPem);
 });
 afterAll(async () => ctx.close());
 
@@ -67,17 +63,7 @@ describe('GET /status/{receiptHash}', () => {
 
   it('reflects a revocation: when and by which issuer', async () => {
     const { receiptId, receiptHash } = await issue();
-    const h = signRevocation(issuerPem, 'escrow-co', receiptId, new Date().toISOString());
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/receipt/${receiptId}/revoke`,
-      headers: {
-        'x-api-key': key,
-        'x-issuer-id': h.issuerId,
-        'x-signature-timestamp': h.timestamp,
-        'x-issuer-signature': h.signature,
-      },
-    });
+    await revokeVia(ctx.app, key, receiptId, issuerPem);
     const doc = (await status(receiptHash)).json();
     expect(doc.statement).toMatchObject({ status: 'revoked', revokedBy: 'escrow-co' });
     expect(Date.parse(doc.statement.revokedAt)).toBeGreaterThan(0);

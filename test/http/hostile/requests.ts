@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { CiVerificationRequest } from '../../../src/contract/ci.js';
-import { signRevocation } from '../../../src/receipts/revocation.js';
 import type { HostileApp } from './app.js';
 
 type Method = 'GET' | 'POST';
@@ -115,15 +114,9 @@ export function ciRequest(): CiVerificationRequest {
   };
 }
 
-/** Valid issuer headers of 'escrow-co' revoking `id`. */
-export function issuerHeaders(issuerPem: string, id: string): Record<string, string> {
-  const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
-  return {
-    'x-issuer-id': h.issuerId,
-    'x-signature-timestamp': h.timestamp,
-    'x-issuer-signature': h.signature,
-  };
-}
+import { issuerHeaders } from '../../helpers/revocation.js';
+
+export { issuerHeaders };
 
 export interface Send {
   endpoint: Endpoint;
