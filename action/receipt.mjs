@@ -37,12 +37,18 @@ try {
   process.exitCode = await run(readInputs(env));
 } catch (err) {
   const message =
-    err instanceof ActionError ? err.message : `unexpected error: ${err?.stack ?? err}`;
+    err instanceof ActionError
+      ? err.message
+      : `unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
   log.error(message);
   writeSummary(env.GITHUB_STEP_SUMMARY, log.redact(errorSummary(message)));
   process.exitCode = EXIT_ERROR;
 }
 
+/**
+ * @param {import('./lib/inputs.mjs').Inputs} inputs
+ * @returns {Promise<number>} The exit code.
+ */
 async function run(inputs) {
   const { request, apiUrl, failOn } = inputs;
   warnOnPlainHttp(apiUrl);
@@ -88,7 +94,12 @@ async function run(inputs) {
   return EXIT_OK;
 }
 
-/** The adapter response of a 2xx answer; anything else is an ActionError. */
+/**
+ * The adapter response of a 2xx answer; anything else is an ActionError.
+ *
+ * @param {import('./lib/client.mjs').HttpAnswer} response
+ * @returns {import('./lib/report.mjs').CiResult}
+ */
 function receiptOf(response) {
   if (response.status < 200 || response.status > 299) {
     throw new ActionError(describeHttpError(response));
@@ -104,6 +115,7 @@ function receiptOf(response) {
   return result;
 }
 
+/** @param {string} apiUrl */
 function warnOnPlainHttp(apiUrl) {
   const { protocol, hostname } = new URL(apiUrl);
   const local = ['localhost', '127.0.0.1', '[::1]'].includes(hostname);

@@ -8,6 +8,10 @@ export const BASE_DELAY_MS = 1_000;
 /**
  * Retry-After (RFC 9110 §10.2.3) as milliseconds from `now`: either delay-seconds or an
  * HTTP-date. Undefined when the header is absent or unparseable; a date in the past gives 0.
+ *
+ * @param {string | null | undefined} header
+ * @param {number} [now]
+ * @returns {number | undefined}
  */
 export function parseRetryAfter(header, now = Date.now()) {
   const text = header?.trim();
@@ -22,6 +26,11 @@ export function parseRetryAfter(header, now = Date.now()) {
  * The wait after failed attempt number `attempt` (1-based): the server's Retry-After when it
  * sent one, else exponential backoff (1 s, 2 s, 4 s, ...) with up to 20 % jitter so that many
  * workflow runs do not retry in lockstep. Always capped at MAX_WAIT_MS.
+ *
+ * @param {number} attempt
+ * @param {number | undefined} retryAfterMs
+ * @param {() => number} [random]
+ * @returns {number}
  */
 export function retryDelayMs(attempt, retryAfterMs, random = Math.random) {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_WAIT_MS);

@@ -9,10 +9,31 @@ const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 const MAX_ERROR_DETAILS = 1000;
 
 /**
+ * @typedef {object} HttpAnswer One answer of the service.
+ * @property {number} status
+ * @property {string | null} retryAfter The Retry-After header, if any.
+ * @property {string} text The body as text.
+ * @property {any} json The body parsed as JSON, or undefined when it is not JSON.
+ */
+
+/**
+ * @typedef {object} PostOptions
+ * @property {string} url
+ * @property {string} apiKey
+ * @property {unknown} body Sent as JSON.
+ * @property {number} timeoutMs Bound on each attempt.
+ * @property {number} maxAttempts Attempts in all, the first included.
+ * @property {(line: string) => void} log Where retries are reported.
+ */
+
+/**
  * POST `body` as JSON to `url` and return `{ status, json }` for the first answer that is not
  * retryable. 429/502/503/504, network errors and timeouts are retried (the adapter is idempotent
  * per externalId, so a repeated POST cannot issue a second receipt) up to `maxAttempts` in all,
  * waiting per Retry-After or exponential backoff. Each attempt is bounded by `timeoutMs`.
+ *
+ * @param {PostOptions} options
+ * @returns {Promise<HttpAnswer>}
  */
 export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts, log }) {
   for (let attempt = 1; ; attempt++) {
@@ -35,7 +56,15 @@ export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts,
   }
 }
 
-/** One request: `{ response: { status, retryAfter, json, text } }` or `{ problem }`. */
+/**
+ * One request: `{ response }` or `{ problem }`.
+ *
+ * @param {string} url
+ * @param {string} apiKey
+ * @param {unknown} body
+ * @param {number} timeoutMs
+ * @returns {Promise<{ response: HttpAnswer, problem?: undefined } | { response?: undefined, problem: string }>}
+ */
 async function attemptOnce(url, apiKey, body, timeoutMs) {
   try {
     const res = await fetch(url, {
@@ -62,7 +91,12 @@ async function attemptOnce(url, apiKey, body, timeoutMs) {
   }
 }
 
-/** A human sentence for a non-2xx answer, from the ErrorResponse `error`/`message`/`details`. */
+/**
+ * A human sentence for a non-2xx answer, from the ErrorResponse `error`/`message`/`details`.
+ *
+ * @param {HttpAnswer} response
+ * @returns {string}
+ */
 export function describeHttpError(response) {
   const { status, json, text } = response;
   if (json && typeof json.error === 'string') {
@@ -75,6 +109,12 @@ export function describeHttpError(response) {
   return `receipt service answered HTTP ${status}${snippet}`;
 }
 
+/**
+ * @param {any} err What fetch threw.
+ * @param {string} url
+ * @param {number} timeoutMs
+ * @returns {string}
+ */
 function describeNetworkError(err, url, timeoutMs) {
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
     return `no answer from ${url} within ${timeoutMs / 1000} s (timeout-seconds)`;
@@ -84,6 +124,10 @@ function describeNetworkError(err, url, timeoutMs) {
   return `could not reach the receipt service at ${new URL(url).origin} (${reason})`;
 }
 
+/**
+ * @param {string} text
+ * @returns {any}
+ */
 function parseJson(text) {
   try {
     return JSON.parse(text);
@@ -92,6 +136,10 @@ function parseJson(text) {
   }
 }
 
+/**
+ * @param {string} text
+ * @returns {string}
+ */
 function truncate(text) {
   return text.length > MAX_ERROR_DETAILS ? `${text.slice(0, MAX_ERROR_DETAILS)}…` : text;
 }

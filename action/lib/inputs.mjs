@@ -1,7 +1,35 @@
 import { URL } from 'node:url';
 import { ActionError } from './errors.mjs';
 
-/** Receipt statuses at or above which the step fails, per `fail-on`. */
+/** @typedef {Record<string, string | undefined>} Env The process environment. */
+
+/**
+ * @typedef {object} CiRequest The §2.13 adapter request body.
+ * @property {string} externalId
+ * @property {string} headSha
+ * @property {{ kind: string, summary: string }} subject
+ * @property {{ fullName: string, htmlUrl: string }} repository
+ * @property {{ eventName: string }} provenance
+ * @property {string} detailsUrl
+ */
+
+/** @typedef {keyof typeof FAIL_ON} FailOn */
+
+/**
+ * @typedef {object} Inputs The validated inputs.
+ * @property {string} apiKey
+ * @property {string} apiUrl Base URL, no trailing slash.
+ * @property {FailOn} failOn
+ * @property {number} timeoutMs
+ * @property {number} maxAttempts
+ * @property {CiRequest} request
+ */
+
+/**
+ * Receipt statuses at or above which the step fails, per `fail-on`.
+ *
+ * @type {Readonly<Record<'failure' | 'compliance_gap' | 'never', readonly string[]>>}
+ */
 export const FAIL_ON = Object.freeze({
   failure: ['failure', 'revoked'],
   compliance_gap: ['compliance_gap', 'failure', 'revoked'],
@@ -13,6 +41,9 @@ const MAX_ATTEMPTS_LIMIT = 10;
 /**
  * The action's inputs (INPUT_* variables set by action.yml) and the runner's GITHUB_* variables,
  * validated, plus the §2.13 adapter request built from them.
+ *
+ * @param {Env} env
+ * @returns {Inputs}
  */
 export function readInputs(env) {
   const apiKey = required(env, 'INPUT_API_KEY', 'api-key');
@@ -26,7 +57,7 @@ export function readInputs(env) {
   return {
     apiKey,
     apiUrl,
-    failOn,
+    failOn: /** @type {FailOn} */ (failOn),
     timeoutMs: timeoutSeconds * 1000,
     maxAttempts: Math.floor(maxAttempts),
     request: buildRequest(env),
@@ -37,6 +68,9 @@ export function readInputs(env) {
  * The adapter request. externalId is `<owner/repo>/<run id>/<run attempt>` unless the
  * `external-id` input overrides it: the service is idempotent per externalId, so a re-run attempt
  * gets its own receipt while a retried call within one attempt returns the same one.
+ *
+ * @param {Env} env
+ * @returns {CiRequest}
  */
 export function buildRequest(env) {
   const repository = runner(env, 'GITHUB_REPOSITORY');
@@ -59,12 +93,22 @@ export function buildRequest(env) {
   };
 }
 
-/** The service base URL without a trailing slash (a trailing /api/v1 is tolerated). */
+/**
+ * The service base URL without a trailing slash (a trailing /api/v1 is tolerated).
+ *
+ * @param {string} value
+ * @returns {string}
+ */
 function baseUrl(value) {
   const url = httpUrl(value, 'api-url');
   return url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 }
 
+/**
+ * @param {string} value
+ * @param {string} name The input's name, for the error.
+ * @returns {URL}
+ */
 function httpUrl(value, name) {
   let url;
   try {
@@ -78,12 +122,23 @@ function httpUrl(value, name) {
   return url;
 }
 
+/**
+ * @param {Env} env
+ * @param {string} variable
+ * @param {string} name The input's name, for the error.
+ * @returns {string}
+ */
 function required(env, variable, name) {
   const value = env[variable]?.trim();
   if (!value) throw new ActionError(`input ${name} is required (${variable} is empty)`);
   return value;
 }
 
+/**
+ * @param {Env} env
+ * @param {string} variable
+ * @returns {string}
+ */
 function runner(env, variable) {
   const value = env[variable]?.trim();
   if (!value) {
@@ -92,6 +147,14 @@ function runner(env, variable) {
   return value;
 }
 
+/**
+ * @param {string | undefined} raw
+ * @param {string} name The input's name, for the error.
+ * @param {number} fallback When the input is empty.
+ * @param {number} min
+ * @param {number} max
+ * @returns {number}
+ */
 function number(raw, name, fallback, min, max) {
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);

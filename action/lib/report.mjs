@@ -8,19 +8,53 @@ import { FAIL_ON } from './inputs.mjs';
  * and the job summary (GITHUB_STEP_SUMMARY). Every text goes through `redact` first.
  */
 
+/**
+ * @typedef {object} CiResult The adapter's answer (§2.13), the fields this action uses.
+ * @property {string} receiptId
+ * @property {string} receiptStatus
+ * @property {string} conclusion
+ * @property {string} title
+ * @property {string} summary
+ * @property {string} [verificationTimestamp]
+ * @property {string} [provenanceNote]
+ */
+
+/**
+ * @typedef {object} Logger
+ * @property {(text: string) => string} redact
+ * @property {(text: string) => void} info
+ * @property {(text: string) => void} notice
+ * @property {(text: string) => void} warning
+ * @property {(text: string) => void} error
+ */
+
+/** @type {Readonly<Record<string, string>>} */
 const ICONS = { clean: '✅', compliance_gap: '⚠️', failure: '❌', revoked: '⛔' };
 
+/** @param {string} line */
 const stdout = (line) => process.stdout.write(`${line}\n`);
+/** @param {string} line */
 const stderr = (line) => process.stderr.write(`${line}\n`);
 
-/** Workflow command data escaping (the runner's own `escapeData`). */
+/**
+ * Workflow command data escaping (the runner's own `escapeData`).
+ *
+ * @param {string} text
+ * @returns {string}
+ */
 function escapeData(text) {
   return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 }
 
-/** A logger that replaces each secret with *** in everything it prints. */
+/**
+ * A logger that replaces each secret with *** in everything it prints.
+ *
+ * @param {string[]} secrets
+ * @returns {Logger}
+ */
 export function createLogger(secrets) {
   const hidden = secrets.filter((secret) => secret.length > 0);
+  /** @param {string} text */
   const redact = (text) => hidden.reduce((out, secret) => out.replaceAll(secret, '***'), text);
   return {
     redact,
@@ -34,18 +68,32 @@ export function createLogger(secrets) {
 /**
  * Register `secret` with the runner's log masker. The command line is consumed by the runner and
  * never shown; it is the only line this action prints that contains the secret.
+ *
+ * @param {string} secret
  */
 export function addMask(secret) {
   if (secret) stdout(`::add-mask::${escapeData(secret)}`);
 }
 
-/** Does `status` fail the step under `failOn`? Unknown statuses fail unless fail-on is never. */
+/**
+ * Does `status` fail the step under `failOn`? Unknown statuses fail unless fail-on is never.
+ *
+ * @param {string} status
+ * @param {import('./inputs.mjs').FailOn} failOn
+ * @returns {boolean}
+ */
 export function failsPolicy(status, failOn) {
   if (failOn === 'never') return false;
   return FAIL_ON[failOn].includes(status) || !Object.hasOwn(ICONS, status);
 }
 
-/** Append outputs to GITHUB_OUTPUT, `name=value`, or heredoc form for multi-line values. */
+/**
+ * Append outputs to GITHUB_OUTPUT, `name=value`, or heredoc form for multi-line values.
+ *
+ * @param {string | undefined} file
+ * @param {Record<string, string>} outputs
+ * @returns {boolean} Whether there was a file to write to.
+ */
 export function writeOutputs(file, outputs) {
   if (!file) return false;
   const lines = Object.entries(outputs).map(([name, value]) => {
@@ -58,12 +106,25 @@ export function writeOutputs(file, outputs) {
   return true;
 }
 
-/** Append Markdown to the job summary when the runner provides one. */
+/**
+ * Append Markdown to the job summary when the runner provides one.
+ *
+ * @param {string | undefined} file
+ * @param {string} markdown
+ */
 export function writeSummary(file, markdown) {
   if (file) fs.appendFileSync(file, `${markdown}\n`, 'utf8');
 }
 
-/** The job summary for an issued receipt. */
+/**
+ * The job summary for an issued receipt.
+ *
+ * @param {CiResult} result
+ * @param {string} receiptUrl
+ * @param {string} failOn
+ * @param {boolean} failed
+ * @returns {string}
+ */
 export function receiptSummary(result, receiptUrl, failOn, failed) {
   const icon = ICONS[result.receiptStatus] ?? '❔';
   const lines = [
@@ -89,12 +150,22 @@ export function receiptSummary(result, receiptUrl, failOn, failed) {
   return lines.join('\n');
 }
 
-/** The job summary when no receipt could be obtained. */
+/**
+ * The job summary when no receipt could be obtained.
+ *
+ * @param {string} message
+ * @returns {string}
+ */
 export function errorSummary(message) {
   return ['### ❌ Verification receipt: not issued', '', inline(message)].join('\n');
 }
 
-/** One line of Markdown text: no raw HTML. */
+/**
+ * One line of Markdown text: no raw HTML.
+ *
+ * @param {unknown} text
+ * @returns {string}
+ */
 function inline(text) {
   return String(text)
     .replaceAll('<', '&lt;')
@@ -102,6 +173,10 @@ function inline(text) {
     .replace(/[\r\n]+/g, ' ');
 }
 
+/**
+ * @param {unknown} text
+ * @returns {string}
+ */
 function cell(text) {
   return inline(text).replaceAll('|', '\\|');
 }
