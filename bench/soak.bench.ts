@@ -24,6 +24,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { auditStore } from './soak/audit.js';
 import { runDriver } from './soak/driver.js';
@@ -60,12 +61,16 @@ async function main(): Promise<number> {
     fs.writeFileSync(inputFile, JSON.stringify(input), { mode: 0o600 });
     const cpuBefore = process.cpuUsage();
     let maxRssBytes = process.memoryUsage().rss;
+    // how long the event loop was blocked at a time: what one request can do to all the others
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const rss = setInterval(() => {
       maxRssBytes = Math.max(maxRssBytes, process.memoryUsage().rss);
     }, 100);
     await runDriverProcess(fileURLToPath(import.meta.url), inputFile, seconds).finally(() =>
       clearInterval(rss),
     );
+    loopDelay.disable();
     const serverCpu = process.cpuUsage(cpuBefore);
     const result = JSON.parse(fs.readFileSync(outFile, 'utf8')) as DriverOutput;
 
@@ -78,6 +83,10 @@ async function main(): Promise<number> {
       anchorMs,
       serverCpuSeconds,
       maxRssMb: Math.round(maxRssBytes / 2 ** 20),
+      loopDelayMs: {
+        p99: Math.round(loopDelay.percentile(99) / 1e5) / 10,
+        max: Math.round(loopDelay.max / 1e5) / 10,
+      },
     });
     return audit.every((c) => c.ok) ? 0 : 1;
   });

@@ -10,6 +10,8 @@ export interface RunFigures {
   serverCpuSeconds: number;
   /** Highest resident set size of the server process during the load. */
   maxRssMb: number;
+  /** Event-loop delay of the server process (perf_hooks): the longest it was blocked. */
+  loopDelayMs: { p99: number; max: number };
 }
 
 /** Non-200 answers and transport failures of an endpoint, e.g. `503: 2, TIMEOUT: 1`, or `0`. */
@@ -59,7 +61,10 @@ export function printReport(result: DriverOutput, audit: Check[], run: RunFigure
         `p50 ${w.healthz.p50} ms, p99 ${w.healthz.p99} ms, max ${w.healthz.max} ms, ${w.healthz.over100ms} at or over 100 ms`,
     );
   }
-  console.log(`server process: max RSS ${run.maxRssMb} MiB`);
+  console.log(
+    `server process: max RSS ${run.maxRssMb} MiB; event-loop delay p99 ${run.loopDelayMs.p99} ms, ` +
+      `max ${run.loopDelayMs.max} ms`,
+  );
   console.log('\nintegrity audit:');
   for (const c of audit) console.log(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   console.log(`\nverdict: ${audit.every((c) => c.ok) ? 'PASS' : 'FAIL'}`);
