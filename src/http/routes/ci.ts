@@ -9,7 +9,7 @@ export default async function ciRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post('/verifications/ci', {
-    config: { scope: 'verify' },
+    config: { scope: 'verify', cpuHeavy: true },
     schema: {
       tags: ['ci'],
       summary: 'Issue a receipt for a workflow run (idempotent per externalId)',

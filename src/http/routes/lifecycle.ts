@@ -22,7 +22,7 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post('/receipt/:receiptId/verify', {
-    config: { scope: 'read' },
+    config: { scope: 'read', cpuHeavy: true },
     schema: {
       tags: ['lifecycle'],
       summary: 'Re-check a stored receipt: integrity, signature, revocation, anchor proof',

@@ -12,7 +12,7 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/receipt/:receiptId/pdf', {
-    config: { scope: 'read' },
+    config: { scope: 'read', cpuHeavy: true },
     schema: {
       tags: ['receipts'],
       summary: 'PDF rendering of a stored receipt, with its bundle attached (receipt-bundle.json)',

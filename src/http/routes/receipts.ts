@@ -17,7 +17,7 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post('/verify', {
-    config: { scope: 'verify' },
+    config: { scope: 'verify', cpuHeavy: true },
     schema: {
       tags: ['receipts'],
       summary: 'Verify an artifact and issue a signed receipt',
