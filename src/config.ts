@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
   ISSUE_BATCH_MAX: intWithDefault(128, 1),
   LOG_ORIGIN: optionalString,
+  LOG_PUBLIC: boolWithDefault(true),
+  LOG_RATE_LIMIT_MAX: intWithDefault(3_000, 1),
   ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
   CI_TRUSTED_EVENTS: optionalString,
   APP_ID: optionalString,
@@ -108,6 +110,10 @@ export interface Config {
   issueBatchMax: number;
   /** Origin line of the log's checkpoints (and the note key name). */
   logOrigin: string;
+  /** The tlog-tiles API at /log/: open to anyone (default), or behind a read-scoped key. */
+  logPublic: boolean;
+  /** Requests per window per client address on /log/ (a monitor reads two per 256 entries). */
+  logRateLimitMax: number;
   issuerClockSkewSeconds: number;
   /** Trigger events the CI adapter trusts; undefined means the documented default list. */
   ciTrustedEvents: string[] | undefined;
@@ -174,9 +180,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     issueBatchMax: e.ISSUE_BATCH_MAX,
     logOrigin:
       e.LOG_ORIGIN ??
-      (e.PUBLIC_URL
-        ? `${new URL(e.PUBLIC_URL).host}/receipts-log`
-        : 'verification-receipt-service/receipts-log'),
+      (e.PUBLIC_URL ? logPrefixOrigin(e.PUBLIC_URL) : 'verification-receipt-service/receipts-log'),
+    logPublic: e.LOG_PUBLIC,
+    logRateLimitMax: e.LOG_RATE_LIMIT_MAX,
     issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
     ciTrustedEvents: e.CI_TRUSTED_EVENTS?.split(',')
       .map((s) => s.trim())
@@ -202,4 +208,14 @@ function githubConfig(e: z.infer<typeof EnvSchema>): GitHubAppConfig | undefined
     gheHost: e.GHE_HOST,
     gheProtocol: e.GHE_PROTOCOL,
   };
+}
+
+/**
+ * c2sp.org/tlog-tiles: the origin SHOULD be the log's URL prefix without scheme or trailing
+ * slash. The tiles are served at `<PUBLIC_URL>/log/`, so `https://r.example/x/` gives
+ * `r.example/x/log`.
+ */
+export function logPrefixOrigin(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}/log`;
 }

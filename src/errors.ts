@@ -14,6 +14,9 @@ export const SERVICE_ERROR_CODES = [
   // anchoring: the log's published state (AnchorService)
   'checkpoint_not_found',
   'invalid_log_range',
+  // anchoring: the public tile API (c2sp.org/tlog-tiles)
+  'invalid_tile_path',
+  'tile_not_found',
   // receipts: operator input to signing tools, screening list files
   'seal_input_invalid',
   'screening_list_unreadable',

@@ -3,6 +3,8 @@ import { appendLeaves } from './compact-range.js';
 import { equalHashes, leafHash, verifyInclusion } from './merkle.js';
 import { consistencyProof, inclusionProof } from './proofs.js';
 import { verifierKey, type NoteSigner } from './signed-note.js';
+import { parseTilePath } from './tile-path.js';
+import { TileReader } from './tiles.js';
 import { hashToWire, proofToWire } from './wire.js';
 import type { CheckpointRecord, LogStore } from './log-store.js';
 import { ServiceError } from '../errors.js';
@@ -48,13 +50,17 @@ export interface InclusionEvidence {
  * evidence (inclusion and consistency proofs) that lets anyone check the log offline.
  */
 export class AnchorService {
+  private readonly tiles: TileReader;
+
   constructor(
     private readonly log: LogStore,
     private readonly signer: NoteSigner | undefined,
     readonly origin: string,
     /** The raw Ed25519 keys a checkpoint may be signed with (the trusted key ring). */
     private readonly publicKeys: () => Promise<Uint8Array[]>,
-  ) {}
+  ) {
+    this.tiles = new TileReader(log);
+  }
 
   get enabled(): boolean {
     return this.signer !== undefined;
@@ -146,6 +152,15 @@ export class AnchorService {
       checkpoint: latest.note,
       createdAt: latest.createdAt.toISOString(),
     };
+  }
+
+  /**
+   * A C2SP tlog-tiles resource, `path` being what follows `tile/` (`0/x001/234`,
+   * `entries/005.p/17`). Malformed paths are `invalid_tile_path`, tiles the tree does not
+   * hold `tile_not_found`.
+   */
+  async tile(path: string): Promise<Uint8Array> {
+    return this.tiles.read(parseTilePath(path));
   }
 
   /** RFC 9162 consistency proof between two published tree sizes, in wire form. */

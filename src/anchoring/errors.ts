@@ -7,7 +7,11 @@ export type LogErrorCode =
   /** A hash is not 32 bytes, or its `sha256:` wire form is malformed. */
   | 'malformed_hash'
   /** The node store lacks a perfect-subtree node the tree of that size must have. */
-  | 'missing_node';
+  | 'missing_node'
+  /** A tlog-tiles path that is not in the spec's canonical form. */
+  | 'invalid_tile_path'
+  /** A well-formed tile the log does not (yet) hold: past the tree, or wider than it. */
+  | 'tile_not_found';
 
 /** Raised by proof generation, appends and wire decoding; never by the boolean verifiers. */
 export class LogError extends ServiceError<LogErrorCode> {

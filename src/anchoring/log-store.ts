@@ -1,4 +1,5 @@
 import type { NodeStore, StoredNode } from './node-store.js';
+import type { TileStore } from './tiles.js';
 
 /**
  * The storage the log needs, declared by the log and implemented by `src/storage/log.ts`
@@ -37,7 +38,7 @@ export interface SealTransaction extends LogReader {
   recordAppend(append: AppendRecord): Promise<void>;
 }
 
-export interface LogStore extends LogReader {
+export interface LogStore extends LogReader, TileStore {
   checkpointAt(treeSize: number): Promise<CheckpointRecord | undefined>;
   /** Runs `fn` holding the seal lock; everything it writes commits or rolls back together. */
   withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T>;

@@ -29,6 +29,8 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   revocation_forbidden: 'forbidden',
   checkpoint_not_found: 'not_found',
   invalid_log_range: 'validation_failed',
+  invalid_tile_path: 'validation_failed',
+  tile_not_found: 'not_found',
   seal_input_invalid: 'validation_failed',
   // a list file the operator configured cannot be read: the dependency is unavailable
   screening_list_unreadable: 'dependency_unavailable',

@@ -107,6 +107,29 @@ export class LogRepository implements LogStore {
     });
   }
 
+  async nodeRange(level: number, start: number, count: number): Promise<Uint8Array[]> {
+    const rows = (await this.knex('log_nodes')
+      .select('hash')
+      .where('level', level)
+      .andWhere('idx', '>=', start)
+      .andWhere('idx', '<', start + count)
+      .orderBy('idx')) as { hash: Buffer }[];
+    return rows.map((r) => new Uint8Array(r.hash));
+  }
+
+  /** A receipt entry's data is the 32 bytes of its receipt hash (the leaf input). */
+  async entryRange(start: number, count: number): Promise<Uint8Array[]> {
+    const rows = (await this.knex('log_entries as e')
+      .join('receipts as r', 'r.id', 'e.receipt_id')
+      .select('r.receipt_hash')
+      .where('e.leaf_index', '>=', start)
+      .andWhere('e.leaf_index', '<', start + count)
+      .orderBy('e.leaf_index')) as { receipt_hash: string }[];
+    return rows.map(
+      (r) => new Uint8Array(Buffer.from(r.receipt_hash.replace(/^sha256:/, ''), 'hex')),
+    );
+  }
+
   async pendingCount(): Promise<number> {
     const row = (await this.knex('log_entries')
       .whereNull('leaf_index')

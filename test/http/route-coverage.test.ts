@@ -51,7 +51,11 @@ afterAll(async () => ctx.close());
 
 describe('route coverage', () => {
   it('every registered route is in the hostile list or excluded with a reason', () => {
-    const registered = registeredRoutes(ctx.app.printRoutes({ commonPrefix: false }));
+    // printRoutes shows a wildcard route as a bare `*`: name it after checking it is the log's
+    expect(ctx.app.hasRoute({ method: 'GET', url: '/log/tile/*' })).toBe(true);
+    const registered = registeredRoutes(ctx.app.printRoutes({ commonPrefix: false }))
+      .map((route) => (route === 'GET *' ? 'GET /log/tile/*' : route))
+      .sort();
     expect(registered.length).toBeGreaterThan(20);
     const hostile = ENDPOINTS.map((e) => `${e.method} ${e.route}`).sort();
     const expected = [...hostile, ...Object.keys(NOT_HOSTILE)].sort();
@@ -67,6 +71,7 @@ describe('route coverage', () => {
         Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
       )
       .sort();
-    expect(documented).toEqual(ENDPOINTS.map((e) => `${e.method} ${e.route}`).sort());
+    const documentable = ENDPOINTS.filter((e) => e.undocumented === undefined);
+    expect(documented).toEqual(documentable.map((e) => `${e.method} ${e.route}`).sort());
   });
 });

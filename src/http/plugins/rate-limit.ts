@@ -10,6 +10,8 @@ export interface RateLimitOptions {
   redisUrl: string | undefined;
   /** Public routes (no key): one bucket per client address, whatever headers say. */
   byAddress?: boolean;
+  /** Counters of its own (in Redis too), for a context whose limit differs from the API's. */
+  bucket?: string;
 }
 
 /** Authenticates a request (app.authenticate) behind the per-address failure limit. */
@@ -49,7 +51,7 @@ export async function registerRateLimit(
     timeWindow: opts.windowMs,
     hook: 'onRequest',
     redis,
-    nameSpace: 'receipts-rl:',
+    nameSpace: opts.bucket ? `receipts-rl:${opts.bucket}:` : 'receipts-rl:',
     skipOnError: true,
     keyGenerator: (request: FastifyRequest) => {
       if (opts.byAddress) return `public:${request.ip}`;

@@ -12,6 +12,8 @@ export interface Endpoint {
   path: (id: string) => string;
   /** Needs the issuer headers (revoke). */
   issuer?: true;
+  /** Left out of the OpenAPI document, for this reason. */
+  undocumented?: string;
 }
 
 /** A receipt hash no receipt has: the public status answers 404 for it. */
@@ -93,6 +95,20 @@ export const ENDPOINTS: Endpoint[] = [
     method: 'GET',
     route: '/schemas/receipt-bundle.v1.json',
     path: () => '/schemas/receipt-bundle.v1.json',
+  },
+  {
+    name: 'log-checkpoint',
+    method: 'GET',
+    route: '/log/checkpoint',
+    path: () => '/log/checkpoint',
+  },
+  { name: 'log-vkey', method: 'GET', route: '/log/vkey', path: () => '/log/vkey' },
+  {
+    name: 'log-tile',
+    method: 'GET',
+    route: '/log/tile/*',
+    path: (id) => `/log/tile/0/${id}`,
+    undocumented: 'tile paths have a variable number of elements (c2sp.org/tlog-tiles)',
   },
   { name: 'healthz', method: 'GET', route: '/healthz', path: () => '/healthz' },
   { name: 'readyz', method: 'GET', route: '/readyz', path: () => '/readyz' },

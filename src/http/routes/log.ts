@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
+import { errorResponses } from '../schemas/responses.js';
+
+export interface LogRoutesOptions {
+  rateLimit: RateLimitOptions;
+  /** LOG_PUBLIC: no key needed (the default); false puts every route behind a read-scoped key. */
+  public: boolean;
+}
+
+/** Full tiles and partial tiles of a given width never change (c2sp.org/tlog-tiles). */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The checkpoint changes at every seal: "SHOULD prevent caching beyond a few seconds". */
+const SHORT_LIVED = 'public, max-age=5';
+
+const TEXT = z.string().describe('text/plain; charset=utf-8');
+const BYTES = z.any().describe('application/octet-stream');
+
+/**
+ * The log as a C2SP tlog-tiles log with prefix `<PUBLIC_URL>/log`: `/log/checkpoint` (the signed
+ * note), `/log/tile/<L>/<N>[.p/<W>]` (hash tiles, height 8) and `/log/tile/entries/<N>[.p/<W>]`
+ * (entry bundles), plus `/log/vkey`, the note verifier key to check checkpoints with. Readable
+ * from any origin (CORS), rate limited per client address with a limit of its own.
+ */
+export default async function logRoutes(fastify: FastifyInstance, opts: LogRoutesOptions) {
+  const authenticate = await registerRateLimit(fastify, {
+    ...opts.rateLimit,
+    byAddress: opts.public,
+    bucket: 'log',
+  });
+  if (!opts.public) {
+    fastify.addHook('onRoute', (route) => {
+      route.config = { ...route.config, scope: 'read' };
+      const own = route.onRequest;
+      route.onRequest = [...(Array.isArray(own) ? own : own ? [own] : []), authenticate];
+    });
+  }
+  fastify.addHook('onSend', async (_request, reply) => {
+    void reply.header('access-control-allow-origin', '*');
+    void reply.header('cross-origin-resource-policy', 'cross-origin');
+  });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const security = opts.public ? [] : [{ apiKey: [] }];
+  const errors = errorResponses(...(opts.public ? [] : ([401, 403] as const)), 404, 429, 503);
+
+  app.get('/log/checkpoint', {
+    schema: {
+      tags: ['log'],
+      summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint), as a signed note',
+      security,
+      produces: ['text/plain; charset=utf-8'],
+      response: { 200: TEXT, ...errors },
+    },
+    handler: async (_request, reply) => {
+      const { checkpoint } = await app.services.anchoring.checkpoint();
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', SHORT_LIVED)
+        .send(checkpoint);
+    },
+  });
+
+  app.get('/log/vkey', {
+    schema: {
+      tags: ['log'],
+      summary: 'The note verifier key of the checkpoints (c2sp.org/signed-note vkey)',
+      security,
+      produces: ['text/plain; charset=utf-8'],
+      response: { 200: TEXT, ...errors },
+    },
+    handler: async (_request, reply) => {
+      const vkey = app.services.anchoring.verifierKey;
+      if (!vkey) return reply.callNotFound();
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', SHORT_LIVED)
+        .send(`${vkey}\n`);
+    },
+  });
+
+  app.get('/log/tile/*', {
+    schema: {
+      hide: true,
+      tags: ['log'],
+      summary: 'A hash tile or entry bundle (c2sp.org/tlog-tiles)',
+      security,
+      response: { 200: BYTES, ...errorResponses(400), ...errors },
+    },
+    handler: async (request, reply) => {
+      const path = (request.params as { '*': string })['*'];
+      const bytes = await app.services.anchoring.tile(path);
+      return reply
+        .type('application/octet-stream')
+        .header('cache-control', IMMUTABLE)
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+  });
+}
