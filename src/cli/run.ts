@@ -4,6 +4,7 @@ import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
 import { anchorRunCommand } from './commands/anchor.js';
 import { demoCommand } from './commands/demo.js';
 import { keyCommands } from './commands/keys.js';
+import { logInfoCommand, logVerifyCommand } from './commands/log.js';
 import { sealCreateCommand } from './commands/seal.js';
 import { migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
@@ -17,6 +18,7 @@ const GROUPS: Record<string, Record<string, Command>> = {
   keys: keyCommands,
   issuers: issuerCommands,
   anchor: { run: anchorRunCommand },
+  log: { info: logInfoCommand },
   seal: { create: sealCreateCommand },
   notaries: notaryCommands,
   'signing-keys': signingKeyCommands,
@@ -36,6 +38,9 @@ export const USAGE = `usage: receipts <command> [flags]
   sign-revocation --issuer ID --key-file PEM --receipt UUID [--json]
   seal create --notary-id ID --state XX --doc-hash sha256:HEX --key-file NOTARY_P256.pem
   anchor run
+  log info [--url PREFIX]           the log's origin, note verifier key, size and root
+  log verify --url PREFIX [--vkey VKEY] [--state FILE]
+                                    monitor a served log: every tile, the root, consistency
   signing-keys rotate [--out FILE]
   signing-keys list
   signing-keys endorse KID
@@ -67,6 +72,8 @@ export async function runCli(
 ): Promise<number> {
   // offline verification needs no configuration, store or service
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
+  // neither does monitoring a served log
+  if (argv[0] === 'log' && argv[1] === 'verify') return logVerifyCommand(argv.slice(2), io);
   const resolved = resolve(argv);
   if (!resolved) {
     (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? io.out : io.err)(USAGE);

@@ -1,0 +1,212 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseVerifierKey, type VerifierKey } from '../../evidence/note.js';
+import { CliError, flags, withServices, type CliIo, type Command } from '../context.js';
+import { auditLog, type SeenCheckpoint } from '../log-monitor/audit.js';
+import { httpLogSource, LogFetchError, type LogSource } from '../log-monitor/source.js';
+
+export const LOG_VERIFY_USAGE = `usage: receipts log verify --url PREFIX [--vkey VKEY | --vkey-file FILE] [--state FILE] [--api-key KEY] [--json]
+
+  --url        the log's URL prefix, e.g. https://receipts.example/log (the service's, or a mirror's)
+  --vkey       pin the log's note verifier key (<origin>+<id>+<key>, see \`receipts log info\`)
+  --vkey-file  the same, read from a file
+  --state      remember the checkpoint between runs: each run must extend the last one seen
+               (the pinned key is remembered too)
+  --api-key    for a log served with LOG_PUBLIC=false (a read-scoped key)
+  --json       one JSON object instead of lines
+
+Reads the checkpoint and every tile, recomputes the tree from the entries, checks the signature,
+the root and consistency with the state file. Exit 0 consistent, 1 inconsistent (the reason is
+printed), 2 bad usage or the log could not be read.`;
+
+interface State extends SeenCheckpoint {
+  vkey: string;
+}
+
+function readState(file: string | undefined): State | undefined {
+  if (!file || !fs.existsSync(file)) return undefined;
+  try {
+    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as State;
+    if (typeof state.vkey !== 'string' || !Number.isSafeInteger(state.treeSize)) throw new Error();
+    return state;
+  } catch {
+    throw new CliError(`${file} is not a state file written by \`receipts log verify\``);
+  }
+}
+
+function verifierKey(text: string, from: string): VerifierKey {
+  const key = parseVerifierKey(text.trim());
+  if (!key) throw new CliError(`${from} is not an Ed25519 note verifier key`);
+  return key;
+}
+
+/** The pinned key: --vkey, --vkey-file, or the state file's; else the log's own, not pinned. */
+async function trustedKey(
+  values: { vkey?: string | undefined; 'vkey-file'?: string | undefined },
+  state: State | undefined,
+  url: string,
+  apiKey: string | undefined,
+): Promise<{ key: VerifierKey; vkey: string; pinned: string | undefined }> {
+  const given = values.vkey ?? (values['vkey-file'] && readFile(values['vkey-file']));
+  if (given) {
+    const key = verifierKey(given, values.vkey ? '--vkey' : (values['vkey-file'] as string));
+    if (state && state.vkey !== given.trim()) {
+      throw new CliError('the pinned key differs from the one in the state file');
+    }
+    return { key, vkey: given.trim(), pinned: '--vkey' };
+  }
+  if (state)
+    return {
+      key: verifierKey(state.vkey, 'the state file'),
+      vkey: state.vkey,
+      pinned: 'the state file',
+    };
+  const res = await fetch(`${url}/vkey`, {
+    headers: apiKey ? { 'x-api-key': apiKey } : {},
+    signal: AbortSignal.timeout(30_000),
+    redirect: 'error',
+  });
+  const text = (await res.text()).slice(0, 4096);
+  if (!res.ok) throw new LogFetchError(`${url}/vkey: HTTP ${res.status}`);
+  return { key: verifierKey(text, `${url}/vkey`), vkey: text.trim(), pinned: undefined };
+}
+
+function readFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`cannot read ${file}`);
+  }
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      strict: true,
+      options: {
+        url: { type: 'string' },
+        vkey: { type: 'string' },
+        'vkey-file': { type: 'string' },
+        state: { type: 'string' },
+        'api-key': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }).values;
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+/**
+ * `receipts log verify`: a monitor. Needs no configuration, store or key of the service: only
+ * the served log (c2sp.org/tlog-tiles) and, ideally, its pinned verifier key.
+ */
+export async function logVerifyCommand(
+  args: string[],
+  io: CliIo,
+  source: (url: string, apiKey?: string) => LogSource = httpLogSource,
+): Promise<number> {
+  try {
+    const values = parse(args);
+    if (values.help) {
+      io.out(LOG_VERIFY_USAGE);
+      return 0;
+    }
+    if (!values.url || !/^https?:\/\//.test(values.url))
+      throw new CliError('--url PREFIX (http or https) is required');
+    const url = values.url.replace(/\/+$/, '');
+    const apiKey = values['api-key'];
+    const state = readState(values.state);
+    const trust = await trustedKey(values, state, url, apiKey);
+    const result = await auditLog(source(url, apiKey), trust.key, state);
+    if (result.ok && values.state) {
+      fs.writeFileSync(
+        values.state,
+        `${JSON.stringify({ ...result.checkpoint, vkey: trust.vkey }, null, 2)}\n`,
+      );
+    }
+    report(io, result, trust.pinned, state, values.json ?? false);
+    return result.ok ? 0 : 1;
+  } catch (err) {
+    if (err instanceof CliError || err instanceof LogFetchError || err instanceof TypeError) {
+      io.err(`error: ${err.message}`);
+      if (err instanceof CliError && /required|Unknown option|argument/.test(err.message)) {
+        io.err(LOG_VERIFY_USAGE);
+      }
+      return 2;
+    }
+    throw err;
+  }
+}
+
+function report(
+  io: CliIo,
+  result: Awaited<ReturnType<typeof auditLog>>,
+  pinned: string | undefined,
+  previous: State | undefined,
+  json: boolean,
+): void {
+  const trust = pinned
+    ? `pinned by ${pinned}`
+    : "the log's own key (not pinned: pass --vkey or --state)";
+  if (json) {
+    io.out(JSON.stringify({ consistent: result.ok, trust, ...result }));
+    return;
+  }
+  if (!result.ok) {
+    io.out(`FAIL  ${result.reason}`);
+    io.out('log INCONSISTENT');
+    return;
+  }
+  const c = result.checkpoint;
+  io.out(`PASS  checkpoint of ${c.origin} at size ${c.treeSize} signed by the key ${trust}`);
+  io.out(
+    `PASS  ${c.treeSize} entries and ${result.tiles} tiles read; every tile matches the entries`,
+  );
+  io.out(`PASS  the tree's root is the checkpoint's (${c.rootHash})`);
+  if (previous)
+    io.out(`PASS  extends size ${previous.treeSize} seen before (same root at that size)`);
+  io.out('log consistent');
+}
+
+/** `receipts log info [--url PREFIX]`: the log's identity, from the store or a served log. */
+export const logInfoCommand: Command = async (ctx) => {
+  const { values } = flags(ctx, { url: { type: 'string' } });
+  if (values.url) {
+    const url = values.url.replace(/\/+$/, '');
+    const source = httpLogSource(url);
+    const vkey = await (await fetch(`${url}/vkey`, { signal: AbortSignal.timeout(30_000) })).text();
+    const checkpoint = await source.checkpoint();
+    const [origin, size, root] = checkpoint.split('\n');
+    printInfo(ctx, { origin, vkey: vkey.trim(), treeSize: size, rootHash: root, prefix: url });
+    return;
+  }
+  const info = await withServices(
+    ctx,
+    async (services) => {
+      await services.registerSigner();
+      const latest = await services.anchoring.checkpoint().catch(() => undefined);
+      return {
+        origin: services.anchoring.origin,
+        vkey: services.anchoring.verifierKey,
+        treeSize: latest ? String(latest.treeSize) : '0 (no checkpoint yet)',
+        rootHash: latest?.rootHash,
+        prefix: ctx.config.publicUrl ? `${ctx.config.publicUrl}/log` : '<PUBLIC_URL>/log',
+      };
+    },
+    { loadScreening: false },
+  );
+  if (!info.vkey)
+    throw new CliError('no signing key: the log has no verifier key (SIGNING_DISABLED)');
+  printInfo(ctx, info);
+};
+
+function printInfo(io: CliIo, info: Record<string, string | undefined>): void {
+  io.out(`origin     ${info.origin ?? ''}`);
+  io.out(`vkey       ${info.vkey ?? ''}`);
+  io.out(`tree size  ${info.treeSize ?? ''}`);
+  io.out(`root hash  ${info.rootHash ?? ''}`);
+  io.out(`tiles      ${info.prefix ?? ''}/checkpoint, ${info.prefix ?? ''}/tile/<L>/<N>[.p/<W>]`);
+}

@@ -1,0 +1,73 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tilePath, TILE_WIDTH, type TileRef } from '../../anchoring/tile-path.js';
+
+/** Where a monitor reads a tlog-tiles log from: the checkpoint and tiles below a URL prefix. */
+export interface LogSource {
+  checkpoint(): Promise<string>;
+  tile(ref: TileRef): Promise<Uint8Array>;
+}
+
+/** A full hash tile is 8 KiB; an entry bundle at most 256 entries of 2 + 65535 bytes. */
+const MAX_TILE_BYTES = TILE_WIDTH * (2 + 0xffff);
+const MAX_CHECKPOINT_BYTES = 1024 * 1024;
+const ATTEMPTS = 6;
+
+export class LogFetchError extends Error {
+  override name = 'LogFetchError';
+}
+
+/**
+ * Reads a log over HTTP(S) at `prefix` (e.g. `https://receipts.example/log`). Each answer is
+ * bounded in size and time; 429 and 503 are retried after their Retry-After (at most 30 s) or
+ * an exponential backoff, up to six attempts. `apiKey` is sent as x-api-key when the log is
+ * not public (LOG_PUBLIC=false).
+ */
+export function httpLogSource(prefix: string, apiKey?: string): LogSource {
+  const base = prefix.replace(/\/+$/, '');
+  const headers: Record<string, string> = apiKey ? { 'x-api-key': apiKey } : {};
+  async function get(path: string, limit: number): Promise<Uint8Array> {
+    const url = `${base}/${path}`;
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(url, {
+        headers,
+        redirect: 'error',
+        signal: AbortSignal.timeout(30_000),
+      });
+      if ((res.status === 429 || res.status === 503) && attempt < ATTEMPTS) {
+        await res.body?.cancel();
+        const after = Number(res.headers.get('retry-after'));
+        await sleep(
+          Number.isFinite(after) && after > 0 ? Math.min(after, 30) * 1000 : 250 * 2 ** attempt,
+        );
+        continue;
+      }
+      const bytes = await readLimited(res, limit, url);
+      if (!res.ok) {
+        const text = new TextDecoder().decode(bytes.subarray(0, 200));
+        throw new LogFetchError(`${url}: HTTP ${res.status} ${text}`);
+      }
+      return bytes;
+    }
+  }
+  return {
+    checkpoint: async () => new TextDecoder().decode(await get('checkpoint', MAX_CHECKPOINT_BYTES)),
+    tile: (ref) => get(tilePath(ref), MAX_TILE_BYTES),
+  };
+}
+
+async function readLimited(res: Response, limit: number, url: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const next = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (next.done) break;
+    size += next.value.length;
+    if (size > limit) {
+      await reader?.cancel();
+      throw new LogFetchError(`${url}: answer larger than ${limit} bytes`);
+    }
+    chunks.push(next.value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
