@@ -63,6 +63,9 @@ function serviceEnv(store: StoreConfig): Record<string, string> {
     DATA_DIR: store.kind === 'embedded' ? (store.dataDir ?? tempDir('bench-')) : tempDir('bench-'),
     SIGNING_KEY: ed25519Pem(),
     RATE_LIMIT_MAX: '1000000000',
+    LOG_RATE_LIMIT_MAX: '1000000000',
+    // sealed every 5 s (production default 60 s) so that the tile run finds full tiles
+    ANCHOR_INTERVAL_MS: '5000',
     SCREENING_LISTS_DIR: path.join(ROOT, 'screening-lists'),
   };
   if (store.kind === 'postgres') {
@@ -71,6 +74,14 @@ function serviceEnv(store: StoreConfig): Record<string, string> {
     env.DATABASE_POOL_MAX = String(store.poolMax);
   }
   return env;
+}
+
+async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('the log sealed no full tile in time');
 }
 
 async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
@@ -107,7 +118,13 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
       ...common,
       path: `/api/v1/receipt/${receiptId}`,
     });
-    return [verify, paced, get];
+    await until(async () => (await fetch(`${server.url}/log/tile/0/000`)).ok, 30_000);
+    const tile = await load(`GET /log/tile/0/000 (full tile, no key), ${label}`, {
+      ...common,
+      headers: {},
+      path: '/log/tile/0/000',
+    });
+    return [verify, paced, get, tile];
   } finally {
     await server.stop();
   }
