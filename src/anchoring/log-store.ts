@@ -15,7 +15,6 @@ export interface CheckpointRecord {
 
 export interface PendingEntry {
   seq: number;
-  receiptId: string;
   leafHash: Buffer;
 }
 

@@ -20,6 +20,8 @@ interface StatusDocument {
     status?: unknown;
     revokedAt?: unknown;
     revokedBy?: unknown;
+    revocationLogIndex?: unknown;
+    inconsistency?: unknown;
     anchor?: { status?: unknown; logIndex?: unknown };
     producedAt?: unknown;
   };
@@ -46,12 +48,22 @@ export function verifyStatus(
   const doc = (typeof input === 'object' && input !== null ? input : {}) as StatusDocument;
   const signed = statusSignature(doc, receiptHash, trustedKeys);
   if (signed.status === 'FAIL') return [signed];
-  const s = doc.statement ?? {};
-  const revoked =
-    s.status === 'revoked'
-      ? step('status', 'FAIL', `revoked at ${String(s.revokedAt)} by issuer ${String(s.revokedBy)}`)
-      : step('status', 'PASS', `active (as of ${String(s.producedAt)})`);
-  return [signed, revoked, consistency(doc, logEntry, trustedKeys)];
+  return [signed, revocationStep(doc.statement ?? {}), consistency(doc, logEntry, trustedKeys)];
+}
+
+/** Revoked is a FAIL; a service that reports its store and log disagree is at least a WARN. */
+function revocationStep(s: NonNullable<StatusDocument['statement']>): Step {
+  const where =
+    typeof s.revocationLogIndex === 'number' ? `, log entry ${s.revocationLogIndex}` : '';
+  const warning =
+    typeof s.inconsistency === 'string' ? `; the service reports: ${s.inconsistency}` : '';
+  if (s.status === 'revoked') {
+    const by = `revoked at ${String(s.revokedAt)} by issuer ${String(s.revokedBy)}`;
+    return step('status', 'FAIL', `${by}${where}${warning}`);
+  }
+  return warning
+    ? step('status', 'WARN', `active (as of ${String(s.producedAt)})${warning}`)
+    : step('status', 'PASS', `active (as of ${String(s.producedAt)})`);
 }
 
 function statusSignature(

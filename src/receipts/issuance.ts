@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { receiptLeaf } from '../anchoring/anchor-service.js';
 import type { CiVerificationRequest } from '../contract/ci.js';
 import type { VerificationRequest } from '../contract/verification.js';
 import { canonicalJson, sha256Digest } from './canonical.js';
 import { runCiChecks } from './checks/ci.js';
 import { runRonChecks } from './checks/index.js';
 import { commitInputs, normaliseDocHash } from './commitment.js';
+import { receiptEntry } from './log-entries.js';
 import { ReceiptError } from './errors.js';
 import { resolveProfile, unknownProfileOutcome } from './policy.js';
 import type { NotaryStore, ReceiptRecord, ReceiptStore } from './ports.js';
@@ -134,13 +134,13 @@ export class ReceiptIssuer {
     input: { draft: ReceiptDraft; hasProofArtifact: boolean; externalId?: string },
   ): Promise<ReceiptRecord | undefined> {
     const { receipt } = buildReceipt(input.draft, this.deps.signer);
-    const leaf = input.hasProofArtifact ? Buffer.from(receiptLeaf(receipt.receiptHash)) : undefined;
+    const logEntry = input.hasProofArtifact ? receiptEntry(receipt.receiptHash) : undefined;
     const result = await this.deps.receipts.insert({
       tenant,
       receipt,
       hasProofArtifact: input.hasProofArtifact,
       externalId: input.externalId,
-      leafHash: leaf,
+      logEntry,
     });
     if (result === 'duplicate_external_id') return undefined;
     return {
@@ -153,7 +153,8 @@ export class ReceiptIssuer {
       revokedAt: null,
       revokedBy: null,
       revocationAudit: null,
-      anchor: { leafIndex: null, anchoredAt: null, leafHash: leaf ?? null },
+      revocationEntry: null,
+      anchor: { leafIndex: null, anchoredAt: null, leafHash: logEntry?.leafHash ?? null },
     };
   }
 }

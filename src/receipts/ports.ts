@@ -1,4 +1,5 @@
 import type { Decision } from '../contract/common.js';
+import type { LogEntry } from './log-entries.js';
 import type { Ed25519PublicJwk } from './signer.js';
 import type { NotaryRecord, StoredReceipt } from './types.js';
 
@@ -21,6 +22,8 @@ export interface ReceiptRecord {
   revokedBy: string | null;
   /** The audit row written with a revocation, if any (it outlives an edited `revokedAt`). */
   revocationAudit: { revokedAt: Date; issuerId: string } | null;
+  /** The revocation entry the log holds for this receipt (sealed or queued), if any. */
+  revocationEntry: { entry: Buffer; leafIndex: number | null } | null;
   anchor: { leafIndex: number | null; anchoredAt: Date | null; leafHash: Buffer | null };
 }
 
@@ -29,8 +32,8 @@ export interface NewReceipt {
   receipt: StoredReceipt;
   hasProofArtifact: boolean;
   externalId?: string | undefined;
-  /** RFC 9162 leaf hash queued for anchoring, when the receipt has a proof artifact. */
-  leafHash?: Buffer | undefined;
+  /** The log entry queued for anchoring, when the receipt has a proof artifact. */
+  logEntry?: LogEntry | undefined;
 }
 
 /** What a list item needs, without the receipt body (which can be large). */
@@ -85,12 +88,14 @@ export interface RevocationRequest {
   apiKeyId: string;
   signatureTimestamp: string;
   issuerSignature: string;
+  /** The revocation's log entry, from the receipt hash the store holds (same transaction). */
+  logEntry(receiptHash: string): LogEntry;
 }
 
 export type RevocationOutcome = 'REVOKED' | 'ALREADY_REVOKED' | 'NOT_FOUND';
 
 export interface RevocationStore {
-  /** Exactly one of N concurrent calls revokes; the audit row is written with it. */
+  /** Exactly one of N concurrent calls revokes; the audit row and log entry are written with it. */
   revoke(request: RevocationRequest): Promise<RevocationOutcome>;
 }
 

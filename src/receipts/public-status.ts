@@ -21,6 +21,10 @@ export interface StatusStatement {
   status: 'active' | 'revoked';
   revokedAt?: string;
   revokedBy?: string;
+  /** Index of the revocation's entry in the log, once sealed. */
+  revocationLogIndex?: number;
+  /** The store and the log disagree about the revocation (the log's entry wins). */
+  inconsistency?: string;
   anchor: { status: 'ANCHORED' | 'PENDING'; logIndex?: number };
   producedAt: string;
 }
@@ -44,6 +48,8 @@ export function statusStatementOf(record: ReceiptRecord, now: Date): StatusState
     status: revocation.revoked ? 'revoked' : 'active',
     ...(revocation.revokedAt ? { revokedAt: revocation.revokedAt.toISOString() } : {}),
     ...(revocation.issuerId ? { revokedBy: revocation.issuerId } : {}),
+    ...(revocation.logIndex !== undefined ? { revocationLogIndex: revocation.logIndex } : {}),
+    ...(revocation.inconsistency ? { inconsistency: revocation.inconsistency } : {}),
     anchor:
       leafIndex !== null && anchoredAt
         ? { status: 'ANCHORED', logIndex: leafIndex }

@@ -1,9 +1,8 @@
 import type { AnchorState } from '../contract/common.js';
+import { provenRevocation, RECEIPT_ENTRY_VERSION } from './log-entries.js';
 import type { ReceiptRecord } from './ports.js';
 
 /** Lifecycle state of a stored receipt as every reader (API, PDF, GitHub) shows it. */
-
-export const ANCHOR_SUBJECT_VERSION = 'rfc9162-sha256-v1';
 
 export function anchorStateOf(record: ReceiptRecord): AnchorState {
   const { leafIndex, anchoredAt, leafHash } = record.anchor;
@@ -12,7 +11,7 @@ export function anchorStateOf(record: ReceiptRecord): AnchorState {
       status: 'ANCHORED',
       anchoredAt: anchoredAt.toISOString(),
       subjectDigest: `sha256:${leafHash.toString('hex')}`,
-      subjectVersion: ANCHOR_SUBJECT_VERSION,
+      subjectVersion: RECEIPT_ENTRY_VERSION,
       logIndex: leafIndex,
     };
   }
@@ -29,17 +28,45 @@ export interface Revocation {
   revoked: boolean;
   revokedAt?: Date;
   issuerId?: string;
+  /** The log's revocation entry for this receipt, once sealed. */
+  logIndex?: number;
+  /** The store and the log disagree about this receipt's revocation (tampering or a bug). */
+  inconsistency?: string;
 }
 
 /**
- * A receipt is revoked when its row says so or when a revocation audit row exists for it: the
- * audit row is written in the same transaction, so clearing `revoked_at` alone cannot un-revoke.
+ * A receipt is revoked when the log holds a valid revocation entry for it (issuer signature
+ * checked), whatever the `receipts` row says; or when its row or audit row says so (written in
+ * the same transaction as the entry). When the two sources disagree the answer says so.
  */
 export function revocationOf(record: ReceiptRecord): Revocation {
-  const revokedAt = record.revokedAt ?? record.revocationAudit?.revokedAt;
-  const issuerId = record.revokedBy ?? record.revocationAudit?.issuerId;
-  if (!revokedAt) return { revoked: false };
-  return { revoked: true, revokedAt, ...(issuerId ? { issuerId } : {}) };
+  const logged = record.revocationEntry
+    ? provenRevocation(record.revocationEntry.entry, record.receipt)
+    : undefined;
+  const storedAt = record.revokedAt ?? record.revocationAudit?.revokedAt;
+  const inconsistency = disagreement(record, logged !== undefined, storedAt !== undefined);
+  const extra = inconsistency ? { inconsistency } : {};
+  if (!storedAt && !logged) return { revoked: false, ...extra };
+  const revokedAt = storedAt ?? new Date(logged?.timestamp ?? 0);
+  const issuerId = record.revokedBy ?? record.revocationAudit?.issuerId ?? logged?.issuerId;
+  const logIndex = logged ? record.revocationEntry?.leafIndex : null;
+  return {
+    revoked: true,
+    revokedAt,
+    ...(issuerId ? { issuerId } : {}),
+    ...(logIndex !== null && logIndex !== undefined ? { logIndex } : {}),
+    ...extra,
+  };
+}
+
+function disagreement(record: ReceiptRecord, logged: boolean, stored: boolean): string | undefined {
+  if (record.revocationEntry && !logged) {
+    return 'the log holds a revocation entry for this receipt that does not verify';
+  }
+  if (stored && !logged)
+    return 'the store marks this receipt revoked but the log holds no revocation for it';
+  if (logged && !record.revokedAt) return 'the log holds a revocation the store row does not show';
+  return undefined;
 }
 
 export const isRevoked = (record: ReceiptRecord): boolean => revocationOf(record).revoked;

@@ -62,7 +62,8 @@ function deny(code: 'unauthorized' | 'forbidden', reason: string): IssuerAuthori
   return { ok: false, code, reason };
 }
 
-function signatureValid(
+/** An Ed25519 signature (base64url, exactly 64 bytes) by a raw base64url key over `message`. */
+export function signatureValid(
   publicKeyB64url: string,
   message: string,
   signatureB64url: string,

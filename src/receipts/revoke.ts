@@ -1,5 +1,6 @@
 import { ReceiptError, receiptNotFound } from './errors.js';
-import type { IssuerStore, RevocationStore } from './ports.js';
+import type { IssuerRecord, IssuerStore, RevocationStore } from './ports.js';
+import { revocationEntry } from './log-entries.js';
 import { authorizeRevocation, type IssuerHeaders } from './revocation.js';
 
 export interface RevokeInput {
@@ -21,9 +22,13 @@ export interface RevokeDeps {
   now: () => Date;
 }
 
-/** Issuer-signed revocation: authorise the issuer (401/403), then one conditional update. */
+/**
+ * Issuer-signed revocation: authorise the issuer (401/403), then one conditional update that
+ * also appends the signed statement to the log (docs/log.md, revocation entry v1).
+ */
 export async function revokeReceipt(deps: RevokeDeps, input: RevokeInput): Promise<RevokeResult> {
-  await authorise(deps, input);
+  const issuerKey = await authorise(deps, input);
+  const { headers } = input;
   const outcome = await deps.revocations.revoke({
     tenant: input.tenant,
     receiptId: input.receiptId,
@@ -31,6 +36,15 @@ export async function revokeReceipt(deps: RevokeDeps, input: RevokeInput): Promi
     apiKeyId: input.apiKeyId,
     signatureTimestamp: input.headers.timestamp,
     issuerSignature: input.headers.signature,
+    logEntry: (receiptHash) =>
+      revocationEntry({
+        receiptHash,
+        receiptId: input.receiptId,
+        issuerId: headers.issuerId,
+        issuerKey,
+        timestamp: headers.timestamp,
+        signature: headers.signature,
+      }),
   });
   if (outcome === 'NOT_FOUND') throw receiptNotFound();
   return outcome === 'REVOKED'
@@ -38,16 +52,18 @@ export async function revokeReceipt(deps: RevokeDeps, input: RevokeInput): Promi
     : { receiptStatus: 'revoked', result: outcome };
 }
 
-async function authorise(deps: RevokeDeps, input: RevokeInput): Promise<void> {
+/** The issuer's public key once it is authorised. */
+async function authorise(deps: RevokeDeps, input: RevokeInput): Promise<string> {
+  const issuer = await deps.issuers.find(input.headers.issuerId);
   const auth = authorizeRevocation({
     headers: input.headers,
-    issuer: await deps.issuers.find(input.headers.issuerId),
+    issuer,
     tenant: input.tenant,
     receiptId: input.receiptId,
     now: deps.now(),
     skewSeconds: deps.skewSeconds,
   });
-  if (auth.ok) return;
+  if (auth.ok) return (issuer as IssuerRecord).publicKey;
   const code = auth.code === 'forbidden' ? 'revocation_forbidden' : 'revocation_unauthorized';
   throw new ReceiptError(code, auth.reason);
 }

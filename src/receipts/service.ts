@@ -12,7 +12,7 @@ import { ReceiptError, receiptNotFound } from './errors.js';
 import type { ReceiptIssuer } from './issuance.js';
 import type { KeyRingSource } from './keyring.js';
 import type { ReceiptPage, ReceiptRecord, ReceiptStores } from './ports.js';
-import { anchorStateOf, isRevoked } from './record-state.js';
+import { anchorStateOf, revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
 import { verifyReceipt } from './verify.js';
 
@@ -68,14 +68,20 @@ export class ReceiptService {
     return this.deps.stores.receipts.list(tenant, limit, cursor);
   }
 
-  /** Later verification: integrity, row consistency, signature, revocation, anchor proof. */
+  /**
+   * Later verification: integrity, row consistency, signature, revocation (the log's entry
+   * first), anchor proof. A store that disagrees with the log about the revocation fails
+   * integrity: the §2.8 answer has no other field for it.
+   */
   async verifyLater(tenant: string, receiptId: string): Promise<VerificationStatus> {
     const record = await this.get(tenant, receiptId);
+    const revocation = revocationOf(record);
     return verifyReceipt({
       receipt: record.receipt,
       row: { id: record.id, createdAt: record.createdAt },
+      consistent: revocation.inconsistency === undefined,
       keyRing: await this.deps.keyRing.current(),
-      revoked: isRevoked(record),
+      revoked: revocation.revoked,
       proofVerified: await this.deps.anchoring.proofVerified({
         ...record.anchor,
         receiptHash: record.receipt.receiptHash,

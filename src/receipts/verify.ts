@@ -11,6 +11,8 @@ export function verifyReceipt(input: {
   receipt: StoredReceipt;
   /** The store row the receipt was read from: its id and time must be the signed ones. */
   row?: { id: string; createdAt: Date };
+  /** False when the store's lifecycle state contradicts the log (e.g. a revocation). */
+  consistent?: boolean;
   keyRing: KeyRing;
   revoked: boolean;
   proofVerified: boolean;
@@ -19,7 +21,9 @@ export function verifyReceipt(input: {
   const canonical = new TextEncoder().encode(canonicalReceipt(receipt));
   const recomputedHash = sha256Digest(canonical);
   const integrityVerified =
-    recomputedHash === receipt.receiptHash && (!input.row || rowMatches(receipt, input.row));
+    recomputedHash === receipt.receiptHash &&
+    (!input.row || rowMatches(receipt, input.row)) &&
+    input.consistent !== false;
   const signature = checkSignature(receipt, keyRing, canonical);
   const signatureVerified = signature.status === 'verified';
   return {

@@ -71,15 +71,11 @@ export class LogRepository implements LogStore {
 
   private async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {
     const rows = (await trx('log_entries')
-      .select('seq', 'receipt_id', 'leaf_hash')
+      .select('seq', 'leaf_hash')
       .whereNull('leaf_index')
       .orderBy('seq')
-      .limit(limit)) as { seq: string | number; receipt_id: string; leaf_hash: Buffer }[];
-    return rows.map((r) => ({
-      seq: Number(r.seq),
-      receiptId: r.receipt_id,
-      leafHash: Buffer.from(r.leaf_hash),
-    }));
+      .limit(limit)) as { seq: string | number; leaf_hash: Buffer }[];
+    return rows.map((r) => ({ seq: Number(r.seq), leafHash: Buffer.from(r.leaf_hash) }));
   }
 
   /** Persists one append: new nodes, leaf positions, and the signed checkpoint. */
@@ -117,17 +113,14 @@ export class LogRepository implements LogStore {
     return rows.map((r) => new Uint8Array(r.hash));
   }
 
-  /** A receipt entry's data is the 32 bytes of its receipt hash (the leaf input). */
+  /** The entries' bytes (receipt or revocation entries, docs/log.md). */
   async entryRange(start: number, count: number): Promise<Uint8Array[]> {
-    const rows = (await this.knex('log_entries as e')
-      .join('receipts as r', 'r.id', 'e.receipt_id')
-      .select('r.receipt_hash')
-      .where('e.leaf_index', '>=', start)
-      .andWhere('e.leaf_index', '<', start + count)
-      .orderBy('e.leaf_index')) as { receipt_hash: string }[];
-    return rows.map(
-      (r) => new Uint8Array(Buffer.from(r.receipt_hash.replace(/^sha256:/, ''), 'hex')),
-    );
+    const rows = (await this.knex('log_entries')
+      .select('entry')
+      .where('leaf_index', '>=', start)
+      .andWhere('leaf_index', '<', start + count)
+      .orderBy('leaf_index')) as { entry: Uint8Array }[];
+    return rows.map((r) => new Uint8Array(r.entry));
   }
 
   async pendingCount(): Promise<number> {

@@ -28,6 +28,8 @@ interface ReceiptRow {
   leaf_hash: Buffer | null;
   audit_revoked_at: Date | null;
   audit_issuer_id: string | null;
+  revocation_entry: Uint8Array | null;
+  revocation_leaf_index: string | number | null;
 }
 
 interface SummaryRow {
@@ -35,6 +37,7 @@ interface SummaryRow {
   created_at: Date;
   revoked_at: Date | null;
   audit_revoked_at: Date | null;
+  revocation_seq: string | number | null;
   leaf_index: string | number | null;
   decision: Decision;
   created_at_text: string;
@@ -62,6 +65,12 @@ function toRecord(row: ReceiptRow): ReceiptRecord {
       row.audit_revoked_at && row.audit_issuer_id
         ? { revokedAt: row.audit_revoked_at, issuerId: row.audit_issuer_id }
         : null,
+    revocationEntry: row.revocation_entry
+      ? {
+          entry: Buffer.from(row.revocation_entry),
+          leafIndex: row.revocation_leaf_index === null ? null : Number(row.revocation_leaf_index),
+        }
+      : null,
     anchor: {
       leafIndex: row.leaf_index === null ? null : Number(row.leaf_index),
       anchoredAt: row.anchored_at,
@@ -126,11 +135,12 @@ function receiptBindings(input: NewReceipt): unknown[] {
  * externalId) already taken is skipped by ON CONFLICT and reported, never an error.
  */
 function batchInsert(items: readonly NewReceipt[]): { sql: string; bindings: unknown[] } {
-  const queued = items.filter((i) => i.leafHash);
+  const queued = items.filter((i) => i.logEntry);
+  const values = queued.map(() => '(?::uuid, ?::bytea, ?::bytea)').join(', ');
   const entries = queued.length
-    ? `, l as (insert into log_entries (receipt_id, leaf_hash)
-         select v.id, v.leaf from (values ${queued.map(() => '(?::uuid, ?::bytea)').join(', ')})
-           as v(id, leaf) join r on r.id = v.id)`
+    ? `, l as (insert into log_entries (receipt_id, leaf_hash, entry)
+         select v.id, v.leaf, v.entry from (values ${values}) as v(id, leaf, entry)
+           join r on r.id = v.id)`
     : '';
   const sql = `with r as (
       insert into receipts (${RECEIPT_COLUMNS})
@@ -140,7 +150,7 @@ function batchInsert(items: readonly NewReceipt[]): { sql: string; bindings: unk
     select id from r`;
   const bindings = [
     ...items.flatMap(receiptBindings),
-    ...queued.flatMap((i) => [i.receipt.receiptId, i.leafHash]),
+    ...queued.flatMap((i) => [i.receipt.receiptId, i.logEntry?.leafHash, i.logEntry?.entry]),
   ];
   return { sql, bindings };
 }
@@ -165,6 +175,7 @@ export class ReceiptRepository implements ReceiptStore {
     return db<ReceiptRow>('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
       .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
+      .leftJoin('log_entries as rl', 'rl.revokes', 'r.id')
       .select(
         'r.*',
         'l.leaf_index',
@@ -172,6 +183,8 @@ export class ReceiptRepository implements ReceiptStore {
         'l.leaf_hash',
         'v.revoked_at as audit_revoked_at',
         'v.issuer_id as audit_issuer_id',
+        'rl.entry as revocation_entry',
+        'rl.leaf_index as revocation_leaf_index',
       );
   }
 
@@ -215,11 +228,13 @@ export class ReceiptRepository implements ReceiptStore {
     const query = this.knex('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
       .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
+      .leftJoin('log_entries as rl', 'rl.revokes', 'r.id')
       .select(
         'r.id',
         'r.created_at',
         'r.revoked_at',
         'v.revoked_at as audit_revoked_at',
+        'rl.seq as revocation_seq',
         'l.leaf_index',
         this.knex.raw(`r.body->>'decision' as decision`),
         this.knex.raw(`r.body->>'createdAt' as created_at_text`),
@@ -239,7 +254,8 @@ export class ReceiptRepository implements ReceiptStore {
         id: row.id,
         decision: row.decision,
         createdAt: row.created_at_text,
-        revoked: row.revoked_at !== null || row.audit_revoked_at !== null,
+        revoked:
+          row.revoked_at !== null || row.audit_revoked_at !== null || row.revocation_seq !== null,
         anchored: row.leaf_index !== null,
       })),
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined,

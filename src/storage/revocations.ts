@@ -3,7 +3,8 @@ import type { RevocationOutcome, RevocationRequest, RevocationStore } from '../r
 
 /**
  * Revocation is one conditional UPDATE (`... where revoked_at is null`): the row lock makes
- * exactly one of N concurrent calls win; the audit row is written in the same transaction.
+ * exactly one of N concurrent calls win; the audit row and the revocation's log entry (queued
+ * for the next seal) are written in the same transaction.
  */
 export class RevocationRepository implements RevocationStore {
   constructor(private readonly knex: Knex) {}
@@ -11,13 +12,19 @@ export class RevocationRepository implements RevocationStore {
   async revoke(req: RevocationRequest): Promise<RevocationOutcome> {
     return this.knex.transaction(async (trx) => {
       const now = new Date();
-      const updated = await trx('receipts')
+      const updated = (await trx('receipts')
         .where({ id: req.receiptId, tenant: req.tenant })
         .whereNull('revoked_at')
         // an audit row means revoked, whatever the (editable) column says
         .whereNotExists(trx('revocations').select(trx.raw('1')).where('receipt_id', req.receiptId))
-        .update({ revoked_at: now, revoked_by: req.issuerId });
-      if (updated === 1) {
+        .whereNotExists(trx('log_entries').select(trx.raw('1')).where('revokes', req.receiptId))
+        .update({ revoked_at: now, revoked_by: req.issuerId }, ['receipt_hash'])) as {
+        receipt_hash: string;
+      }[];
+      const [revoked] = updated;
+      if (revoked) {
+        const { entry, leafHash } = req.logEntry(revoked.receipt_hash);
+        await trx('log_entries').insert({ revokes: req.receiptId, entry, leaf_hash: leafHash });
         await trx('revocations').insert({
           receipt_id: req.receiptId,
           tenant: req.tenant,

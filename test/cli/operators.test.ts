@@ -189,7 +189,10 @@ describe('operator CLI', () => {
     expect(keys).toContain(`${firstKid}  created`);
     expect(keys).toMatch(/retired/);
     const anchored = await cli('anchor', 'run');
-    expect(anchored.out).toMatch(/sealed 1 receipt\(s\); log tree size 1/);
+    // the receipt and its revocation
+    expect(anchored.out).toMatch(
+      /sealed 2 log entries \(receipts and revocations\); log tree size 2/,
+    );
 
     const app = await buildApp({ config, logger: false });
     try {

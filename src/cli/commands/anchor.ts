@@ -12,5 +12,7 @@ export const anchorRunCommand: Command = async (ctx) => {
     },
     { loadScreening: false },
   );
-  ctx.out(`sealed ${result.sealed} receipt(s); log tree size ${result.treeSize}`);
+  ctx.out(
+    `sealed ${result.sealed} log entries (receipts and revocations); log tree size ${result.treeSize}`,
+  );
 };

@@ -37,6 +37,8 @@ const PublicStatus = z
       status: z.enum(['active', 'revoked']),
       revokedAt: z.string().optional(),
       revokedBy: z.string().optional(),
+      revocationLogIndex: z.number().int().optional(),
+      inconsistency: z.string().optional(),
       anchor: z.strictObject({
         status: z.enum(['ANCHORED', 'PENDING']),
         logIndex: z.number().int().optional(),

@@ -6,6 +6,7 @@ import * as m004 from './004_revocation.js';
 import * as m005 from './005_key_endorsements.js';
 import * as m006 from './006_change_notify.js';
 import * as m007 from './007_receipt_hash_index.js';
+import * as m008 from './008_log_entry_formats.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,16 +22,24 @@ const migrations: Record<string, Migration> = {
   '005_key_endorsements': m005,
   '006_change_notify': m006,
   '007_receipt_hash_index': m007,
+  '008_log_entry_formats': m008,
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name] as Migration,
-};
+/** The migrations up to and including `last` (all of them by default). */
+function source(last?: string): Knex.MigrationSource<string> {
+  return {
+    getMigrations: async () =>
+      Object.keys(migrations)
+        .sort()
+        .filter((name) => last === undefined || name <= last),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => migrations[name] as Migration,
+  };
+}
 
-export async function migrate(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [
+/** Applies pending migrations up to `last` (tests of a migration start from the one before). */
+export async function migrate(knex: Knex, last?: string): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest({ migrationSource: source(last) })) as [
     number,
     string[],
   ];
