@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseWitness, type Witness } from './anchoring/witness/cosignature.js';
 import { ServiceError } from './errors.js';
 import { z } from 'zod';
 
@@ -50,6 +51,9 @@ const EnvSchema = z.object({
   LOG_ORIGIN: optionalString,
   LOG_PUBLIC: boolWithDefault(true),
   LOG_RATE_LIMIT_MAX: intWithDefault(3_000, 1),
+  WITNESSES: optionalString,
+  WITNESS_QUORUM: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).optional()),
+  WITNESS_TIMEOUT_MS: intWithDefault(10_000, 100),
   ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
   CI_TRUSTED_EVENTS: optionalString,
   APP_ID: optionalString,
@@ -114,6 +118,8 @@ export interface Config {
   logPublic: boolean;
   /** Requests per window per client address on /log/ (a monitor reads two per 256 entries). */
   logRateLimitMax: number;
+  /** Witnesses asked to cosign each checkpoint (c2sp.org/tlog-witness), and how many must. */
+  witnesses: { list: Witness[]; quorum: number; timeoutMs: number };
   issuerClockSkewSeconds: number;
   /** Trigger events the CI adapter trusts; undefined means the documented default list. */
   ciTrustedEvents: string[] | undefined;
@@ -182,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.LOG_ORIGIN ??
       (e.PUBLIC_URL ? logPrefixOrigin(e.PUBLIC_URL) : 'verification-receipt-service/receipts-log'),
     logPublic: e.LOG_PUBLIC,
+    witnesses: witnessesOf(e.WITNESSES, e.WITNESS_QUORUM, e.WITNESS_TIMEOUT_MS),
     logRateLimitMax: e.LOG_RATE_LIMIT_MAX,
     issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
     ciTrustedEvents: e.CI_TRUSTED_EVENTS?.split(',')
@@ -218,4 +225,34 @@ function githubConfig(e: z.infer<typeof EnvSchema>): GitHubAppConfig | undefined
 export function logPrefixOrigin(publicUrl: string): string {
   const url = new URL(publicUrl);
   return `${url.host}${url.pathname.replace(/\/+$/, '')}/log`;
+}
+
+/** WITNESSES: comma-separated `<vkey>@<url>`; WITNESS_QUORUM defaults to all of them. */
+function witnessesOf(
+  raw: string | undefined,
+  quorum: number | undefined,
+  timeoutMs: number,
+): Config['witnesses'] {
+  const items = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const list = items.map((item) => {
+    const witness = parseWitness(item);
+    if (!witness) {
+      throw new ConfigError(
+        `WITNESSES: "${item.slice(0, 200)}" is not <vkey>@<url> with an Ed25519 cosignature vkey (type 0x04)`,
+      );
+    }
+    return witness;
+  });
+  if (new Set(list.map((w) => w.name)).size !== list.length) {
+    throw new ConfigError('WITNESSES: two witnesses have the same name');
+  }
+  if (quorum !== undefined && quorum > list.length) {
+    throw new ConfigError(
+      `WITNESS_QUORUM is ${quorum} but only ${list.length} witness(es) are set`,
+    );
+  }
+  return { list, quorum: quorum ?? list.length, timeoutMs };
 }

@@ -1,5 +1,7 @@
 import { AnchorService } from './anchoring/anchor-service.js';
+import { consistencyProof } from './anchoring/proofs.js';
 import type { NoteSigner } from './anchoring/signed-note.js';
+import { Witnessing } from './anchoring/witness/witnessing.js';
 import type { Config } from './config.js';
 import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
@@ -52,11 +54,22 @@ export async function createServices(
   );
   const keyTrust = keyTrustSource(stores.signingKeys, signer, config.signing.trustedKids);
   const keyRing = new KeyRingSource(async () => (await keyTrust()).trusted);
+  const witnessing =
+    config.witnesses.list.length > 0
+      ? new Witnessing({
+          witnesses: config.witnesses.list,
+          quorum: config.witnesses.quorum,
+          timeoutMs: config.witnesses.timeoutMs,
+          store: stores.log,
+          proof: (from, to) => consistencyProof(from, to, stores.log.nodeStore()),
+        })
+      : undefined;
   const anchoring = new AnchorService(
     stores.log,
     signer && noteSignerOf(signer, config.logOrigin),
     config.logOrigin,
     async () => (await keyRing.current()).publicKeys(),
+    witnessing,
   );
   const issuer = new ReceiptIssuer({
     receipts: stores.receipts,

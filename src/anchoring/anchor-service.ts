@@ -6,6 +6,7 @@ import { verifierKey, type NoteSigner } from './signed-note.js';
 import { parseTilePath } from './tile-path.js';
 import { TileReader } from './tiles.js';
 import { hashToWire, proofToWire } from './wire.js';
+import type { CosignOutcome, Witnessing } from './witness/witnessing.js';
 import type { CheckpointRecord, LogStore } from './log-store.js';
 import { ServiceError } from '../errors.js';
 
@@ -43,6 +44,8 @@ export interface InclusionEvidence {
   rootHash: string;
   inclusionProof: string[];
   checkpoint: string;
+  /** With witnesses configured: whether this checkpoint has a quorum of cosignatures. */
+  witnessed?: boolean;
 }
 
 /**
@@ -58,6 +61,7 @@ export class AnchorService {
     readonly origin: string,
     /** The raw Ed25519 keys a checkpoint may be signed with (the trusted key ring). */
     private readonly publicKeys: () => Promise<Uint8Array[]>,
+    private readonly witnessing?: Witnessing,
   ) {
     this.tiles = new TileReader(log);
   }
@@ -106,6 +110,20 @@ export class AnchorService {
     }
   }
 
+  /**
+   * Asks the configured witnesses to cosign the latest checkpoint (those that have not yet).
+   * Never throws for a witness: each outcome says how its attempt went.
+   */
+  async cosignLatest(): Promise<CosignOutcome[]> {
+    const latest = await this.log.latestCheckpoint();
+    if (!this.witnessing || !latest) return [];
+    return this.witnessing.cosign({
+      treeSize: latest.treeSize,
+      note: latest.note,
+      cosigners: (latest.cosignatures ?? []).map((c) => c.witness),
+    });
+  }
+
   /** Inclusion of an anchored receipt in the latest checkpoint, as wire strings. */
   async inclusion(
     position: Pick<LeafPosition, 'leafIndex'>,
@@ -120,8 +138,15 @@ export class AnchorService {
       treeSize: latest.treeSize,
       rootHash: hashToWire(latest.rootHash),
       inclusionProof: proofToWire(proof),
-      checkpoint: latest.note,
+      checkpoint: cosignedNote(latest),
+      ...(this.witnessing ? { witnessed: this.witnessed(latest) } : {}),
     };
+  }
+
+  private witnessed(checkpoint: CheckpointRecord): boolean {
+    const names = new Set(this.witnessing?.witnesses.map((w) => w.name));
+    const cosigners = (checkpoint.cosignatures ?? []).filter((c) => names.has(c.witness));
+    return cosigners.length >= (this.witnessing?.quorum ?? 0);
   }
 
   /**
@@ -149,7 +174,7 @@ export class AnchorService {
       origin: this.origin,
       treeSize: latest.treeSize,
       rootHash: hashToWire(latest.rootHash),
-      checkpoint: latest.note,
+      checkpoint: cosignedNote(latest),
       createdAt: latest.createdAt.toISOString(),
     };
   }
@@ -209,4 +234,10 @@ export class AnchorService {
 /** RFC 9162 leaf hash of a receipt: the leaf input is the 32 raw bytes of its `sha256:` hash. */
 export function receiptLeaf(receiptHash: string): Uint8Array {
   return leafHash(Buffer.from(receiptHash.replace(/^sha256:/, ''), 'hex'));
+}
+
+/** The log's note followed by the witnesses' cosignature lines (one signed note). */
+export function cosignedNote(checkpoint: CheckpointRecord): string {
+  const lines = (checkpoint.cosignatures ?? []).map((c) => `${c.line}\n`).join('');
+  return `${checkpoint.note}${lines}`;
 }

@@ -1,5 +1,6 @@
 import type { NodeStore, StoredNode } from './node-store.js';
 import type { TileStore } from './tiles.js';
+import type { WitnessStore } from './witness/witnessing.js';
 
 /**
  * The storage the log needs, declared by the log and implemented by `src/storage/log.ts`
@@ -9,8 +10,11 @@ import type { TileStore } from './tiles.js';
 export interface CheckpointRecord {
   treeSize: number;
   rootHash: Buffer;
+  /** The note as the log signed it (its own signature line only). */
   note: string;
   createdAt: Date;
+  /** Witness cosignature lines (without newline), by witness name. */
+  cosignatures?: { witness: string; line: string }[];
 }
 
 export interface PendingEntry {
@@ -22,7 +26,7 @@ export interface AppendRecord {
   firstIndex: number;
   entries: PendingEntry[];
   nodes: StoredNode[];
-  checkpoint: Omit<CheckpointRecord, 'createdAt'>;
+  checkpoint: Omit<CheckpointRecord, 'createdAt' | 'cosignatures'>;
 }
 
 /** Reads that see the latest committed state. */
@@ -37,7 +41,7 @@ export interface SealTransaction extends LogReader {
   recordAppend(append: AppendRecord): Promise<void>;
 }
 
-export interface LogStore extends LogReader, TileStore {
+export interface LogStore extends LogReader, TileStore, WitnessStore {
   checkpointAt(treeSize: number): Promise<CheckpointRecord | undefined>;
   /** Runs `fn` holding the seal lock; everything it writes commits or rolls back together. */
   withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T>;

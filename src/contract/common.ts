@@ -64,6 +64,10 @@ export const AnchorState = z
       .string()
       .optional()
       .describe('The signed checkpoint (C2SP signed note) committing to rootHash'),
+    witnessed: z
+      .boolean()
+      .optional()
+      .describe('With WITNESSES configured: the checkpoint has a quorum of witness cosignatures'),
   })
   .meta({ id: 'AnchorState' });
 export type AnchorState = z.infer<typeof AnchorState>;

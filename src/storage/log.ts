@@ -43,9 +43,38 @@ export class LogRepository implements LogStore {
     };
   }
 
+  /** The latest checkpoint with its witness cosignatures (one query). */
   async latestCheckpoint(db: Db = this.knex): Promise<CheckpointRecord | undefined> {
-    const row = await db('log_checkpoints').orderBy('tree_size', 'desc').first();
-    return row ? toCheckpoint(row) : undefined;
+    const row = await db('log_checkpoints as c')
+      .select(
+        'c.*',
+        db.raw(`coalesce((select json_agg(json_build_object('witness', s.witness, 'line', s.line)
+          order by s.witness) from log_cosignatures s where s.tree_size = c.tree_size), '[]')
+          as cosignatures`),
+      )
+      .orderBy('c.tree_size', 'desc')
+      .first();
+    return row ? { ...toCheckpoint(row), cosignatures: parseJson(row.cosignatures) } : undefined;
+  }
+
+  async witnessSize(witness: string): Promise<number> {
+    const row = (await this.knex('witness_state').where({ witness }).first('tree_size')) as
+      { tree_size: string | number } | undefined;
+    return row ? Number(row.tree_size) : 0;
+  }
+
+  async recordCosignature(input: { witness: string; treeSize: number; line: string }) {
+    await this.knex.transaction(async (trx) => {
+      await trx('log_cosignatures')
+        .insert({ tree_size: input.treeSize, witness: input.witness, line: input.line })
+        .onConflict(['tree_size', 'witness'])
+        .ignore();
+      await trx.raw(
+        `insert into witness_state (witness, tree_size) values (?, ?)
+         on conflict (witness) do update set tree_size = excluded.tree_size`,
+        [input.witness, input.treeSize],
+      );
+    });
   }
 
   async checkpointAt(treeSize: number): Promise<CheckpointRecord | undefined> {
@@ -144,4 +173,12 @@ function toCheckpoint(row: {
     note: row.note,
     createdAt: row.created_at,
   };
+}
+
+/** json_agg comes back parsed from pg and as text from some drivers. */
+function parseJson(value: unknown): { witness: string; line: string }[] {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as {
+    witness: string;
+    line: string;
+  }[];
 }

@@ -8,11 +8,15 @@ export const anchorRunCommand: Command = async (ctx) => {
     ctx,
     async (services) => {
       await services.registerSigner();
-      return services.anchoring.sealAll();
+      const sealed = await services.anchoring.sealAll();
+      return { ...sealed, witnesses: await services.anchoring.cosignLatest() };
     },
     { loadScreening: false },
   );
   ctx.out(
     `sealed ${result.sealed} log entries (receipts and revocations); log tree size ${result.treeSize}`,
   );
+  for (const w of result.witnesses) {
+    ctx.out(`witness ${w.witness}: ${w.ok ? 'cosigned' : 'did not cosign'} (${w.detail})`);
+  }
 };

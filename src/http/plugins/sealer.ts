@@ -3,8 +3,9 @@ import fp from 'fastify-plugin';
 
 /**
  * The in-process sealer: every ANCHOR_INTERVAL_MS (0 disables it; `receipts anchor run` seals on
- * demand) pending receipts are sealed into a signed checkpoint. Replicas may all run it: the
- * store's seal lock lets one seal at a time.
+ * demand) pending entries are sealed into a signed checkpoint, then the configured witnesses are
+ * asked to cosign it (a witness failure is logged, never blocks). Replicas may all run it: the
+ * store's seal lock lets one seal at a time, and a witness answers a stale request with 409.
  */
 export default fp(
   async function sealer(app: FastifyInstance) {
@@ -16,7 +17,13 @@ export default fp(
       running = running.then(async () => {
         try {
           const { sealed, treeSize } = await anchoring.sealAll();
-          if (sealed > 0) app.log.info({ sealed, treeSize }, 'sealed receipts into a checkpoint');
+          if (sealed > 0)
+            app.log.info({ sealed, treeSize }, 'sealed log entries into a checkpoint');
+          // witnesses that are behind catch up at every tick, new entries or not
+          for (const outcome of await anchoring.cosignLatest()) {
+            if (outcome.ok) app.log.info(outcome, 'witness cosigned the checkpoint');
+            else app.log.warn(outcome, 'witness did not cosign the checkpoint');
+          }
         } catch (err) {
           app.log.warn({ err }, 'sealing failed; will retry');
         }

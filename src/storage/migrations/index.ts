@@ -7,6 +7,7 @@ import * as m005 from './005_key_endorsements.js';
 import * as m006 from './006_change_notify.js';
 import * as m007 from './007_receipt_hash_index.js';
 import * as m008 from './008_log_entry_formats.js';
+import * as m009 from './009_witnesses.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '006_change_notify': m006,
   '007_receipt_hash_index': m007,
   '008_log_entry_formats': m008,
+  '009_witnesses': m009,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
