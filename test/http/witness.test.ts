@@ -1,7 +1,13 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatVerifierKey, openNote, parseVerifierKey } from '../../src/evidence/note.js';
-import { createTestContext, ed25519Pem, type TestContext } from '../helpers/context.js';
+import { runCli } from '../../src/cli/run.js';
+import {
+  createTestContext,
+  ed25519Pem,
+  listenLocally,
+  type TestContext,
+} from '../helpers/context.js';
 import { freePort, startWitness, type TestWitness } from '../helpers/witness.js';
 import { ciRequest } from './hostile/requests.js';
 
@@ -115,6 +121,23 @@ describe('witnesses', () => {
     });
     expect(state.json()).toMatchObject({ status: 'ANCHORED', treeSize: 3, witnessed: true });
     expect(state.json().checkpoint).toBe(note);
+
+    // a monitor that requires the witnesses' cosignatures
+    const prefix = `${await listenLocally(ctx.app)}/log`;
+    const monitor = async (...witnessKeys: string[]) => {
+      const out: string[] = [];
+      const args = ['log', 'verify', '--url', prefix, '--vkey', logVkey];
+      for (const k of witnessKeys) args.push('--witness', k);
+      const code = await runCli(args, { out: (l) => out.push(l), err: (l) => out.push(l) }, {});
+      return { code, out: out.join('\n') };
+    };
+    const both = await monitor(w1.vkey, w2.vkey);
+    expect(both.code, both.out).toBe(0);
+    expect(both.out).toContain(`PASS  cosigned by ${w1.name}, ${w2.name}`);
+    const w3vkey = ctx.config.witnesses.list[2]?.vkey as string;
+    const missing = await monitor(w1.vkey, w3vkey);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('no valid cosignature by witness witness.test/w3');
   });
 
   it('a witness that was down cosigns the latest checkpoint once it is back', async () => {

@@ -39,11 +39,17 @@ export function cosignerKeyId(name: string, publicKey: Uint8Array): Uint8Array {
 export function parseWitness(item: string): Witness | undefined {
   const at = item.indexOf('@');
   if (at < 0) return undefined;
-  const vkey = item.slice(0, at).trim();
   const url = item
     .slice(at + 1)
     .trim()
     .replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s]+$/.test(url)) return undefined;
+  const key = parseCosignerKey(item.slice(0, at).trim());
+  return key ? { ...key, url } : undefined;
+}
+
+/** An Ed25519 cosigner vkey, `<name>+<hex key ID>+<base64(0x04 || key)>`, its ID checked. */
+export function parseCosignerKey(vkey: string): Omit<Witness, 'url'> | undefined {
   // the name and the hex key ID contain no '+'; the base64 key may
   const first = vkey.indexOf('+');
   const second = vkey.indexOf('+', first + 1);
@@ -56,11 +62,10 @@ export function parseWitness(item: string): Witness | undefined {
   if (!name || !/^[0-9a-f]{8}$/.test(idHex) || raw?.length !== 33 || raw[0] !== COSIGNATURE_TYPE) {
     return undefined;
   }
-  if (!/^https?:\/\/[^\s]+$/.test(url)) return undefined;
   const publicKey = raw.subarray(1);
   const keyId = cosignerKeyId(name, publicKey);
   if (Buffer.from(keyId).toString('hex') !== idHex) return undefined;
-  return { name, publicKey, keyId, vkey, url };
+  return { name, publicKey, keyId, vkey };
 }
 
 export function cosignedMessage(checkpointBody: string, timestamp: bigint): Uint8Array {
@@ -73,7 +78,7 @@ export function cosignedMessage(checkpointBody: string, timestamp: bigint): Uint
  */
 export function validCosignature(
   line: string,
-  witness: Witness,
+  witness: Omit<Witness, 'url'>,
   checkpointBody: string,
 ): { line: string; timestamp: bigint } | undefined {
   const match = LINE.exec(line);

@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseVerifierKey, type VerifierKey } from '../../evidence/note.js';
 import { CliError, flags, withServices, type CliIo, type Command } from '../context.js';
+import { parseCosignerKey } from '../../anchoring/witness/cosignature.js';
 import { auditLog, type SeenCheckpoint } from '../log-monitor/audit.js';
 import { httpLogSource, LogFetchError, type LogSource } from '../log-monitor/source.js';
 
-export const LOG_VERIFY_USAGE = `usage: receipts log verify --url PREFIX [--vkey VKEY | --vkey-file FILE] [--state FILE] [--api-key KEY] [--json]
+export const LOG_VERIFY_USAGE = `usage: receipts log verify --url PREFIX [--vkey VKEY | --vkey-file FILE] [--witness VKEY]... [--state FILE] [--api-key KEY] [--json]
 
   --url        the log's URL prefix, e.g. https://receipts.example/log (the service's, or a mirror's)
   --vkey       pin the log's note verifier key (<origin>+<id>+<key>, see \`receipts log info\`)
   --vkey-file  the same, read from a file
+  --witness    require a valid cosignature by this witness (its Ed25519 cosigner vkey; repeatable)
   --state      remember the checkpoint between runs: each run must extend the last one seen
                (the pinned key is remembered too)
   --api-key    for a log served with LOG_PUBLIC=false (a read-scoped key)
@@ -89,6 +91,7 @@ function parse(args: string[]) {
         vkey: { type: 'string' },
         'vkey-file': { type: 'string' },
         state: { type: 'string' },
+        witness: { type: 'string', multiple: true },
         'api-key': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -120,7 +123,12 @@ export async function logVerifyCommand(
     const apiKey = values['api-key'];
     const state = readState(values.state);
     const trust = await trustedKey(values, state, url, apiKey);
-    const result = await auditLog(source(url, apiKey), trust.key, state);
+    const witnesses = (values.witness ?? []).map((vkey) => {
+      const key = parseCosignerKey(vkey.trim());
+      if (!key) throw new CliError(`--witness ${vkey} is not an Ed25519 cosigner vkey`);
+      return key;
+    });
+    const result = await auditLog(source(url, apiKey), trust.key, state, witnesses);
     if (result.ok && values.state) {
       fs.writeFileSync(
         values.state,
@@ -166,6 +174,7 @@ function report(
     `PASS  ${c.treeSize} entries and ${result.tiles} tiles read; every tile matches the entries`,
   );
   io.out(`PASS  the tree's root is the checkpoint's (${c.rootHash})`);
+  if (result.cosigners.length > 0) io.out(`PASS  cosigned by ${result.cosigners.join(', ')}`);
   if (previous)
     io.out(`PASS  extends size ${previous.treeSize} seen before (same root at that size)`);
   io.out('log consistent');

@@ -1,4 +1,5 @@
 import { TILE_WIDTH, type TileRef } from '../../anchoring/tile-path.js';
+import { validCosignature, type Witness } from '../../anchoring/witness/cosignature.js';
 import { base64, equalBytes } from '../../evidence/encoding.js';
 import { openNote, parseCheckpointBody, type VerifierKey } from '../../evidence/note.js';
 import { leafHash, nodeHash, sha256 } from '../../evidence/primitives.js';
@@ -20,7 +21,8 @@ export interface SeenCheckpoint {
 }
 
 export type AuditResult =
-  { ok: true; checkpoint: SeenCheckpoint; tiles: number } | { ok: false; reason: string };
+  | { ok: true; checkpoint: SeenCheckpoint; tiles: number; cosigners: string[] }
+  | { ok: false; reason: string };
 
 class Inconsistent extends Error {}
 
@@ -28,9 +30,17 @@ export async function auditLog(
   source: LogSource,
   key: VerifierKey,
   previous: SeenCheckpoint | undefined,
+  witnesses: readonly Omit<Witness, 'url'>[] = [],
 ): Promise<AuditResult> {
   try {
-    const checkpoint = await signedCheckpoint(source, key);
+    const { checkpoint, note, body } = await signedCheckpoint(source, key);
+    for (const witness of witnesses) {
+      if (!note.split('\n').some((line) => validCosignature(line, witness, body))) {
+        throw new Inconsistent(
+          `the checkpoint has no valid cosignature by witness ${witness.name}`,
+        );
+      }
+    }
     const counter = { tiles: 0 };
     const leaves = await leafHashes(source, checkpoint.treeSize, counter);
     await checkHashTiles(source, leaves, counter);
@@ -40,22 +50,30 @@ export async function auditLog(
       throw new Inconsistent('the tiles do not give the root hash the checkpoint signs');
     }
     if (previous) extendsPrevious(previous, checkpoint, leaves);
-    return { ok: true, checkpoint, tiles: counter.tiles };
+    return { ok: true, checkpoint, tiles: counter.tiles, cosigners: witnesses.map((w) => w.name) };
   } catch (err) {
     if (err instanceof Inconsistent) return { ok: false, reason: err.message };
     throw err;
   }
 }
 
-async function signedCheckpoint(source: LogSource, key: VerifierKey): Promise<SeenCheckpoint> {
-  const opened = openNote(await source.checkpoint(), key);
+async function signedCheckpoint(
+  source: LogSource,
+  key: VerifierKey,
+): Promise<{ checkpoint: SeenCheckpoint; note: string; body: string }> {
+  const note = await source.checkpoint();
+  const opened = openNote(note, key);
   if (!opened.ok) throw new Inconsistent(`checkpoint signature: ${opened.reason}`);
   const body = parseCheckpointBody(opened.text);
   if (!body) throw new Inconsistent('the signed note is not a checkpoint');
   if (body.origin !== key.name) {
     throw new Inconsistent(`checkpoint origin ${body.origin} is not the key's name ${key.name}`);
   }
-  return { origin: body.origin, treeSize: body.treeSize, rootHash: base64(body.rootHash) };
+  return {
+    checkpoint: { origin: body.origin, treeSize: body.treeSize, rootHash: base64(body.rootHash) },
+    note,
+    body: opened.text,
+  };
 }
 
 /** Tiles of a level in a tree of `count` hashes at that level: full ones, then the partial. */
