@@ -14,6 +14,7 @@ import { URL } from 'node:url';
 import { postWithRetry, describeHttpError } from './lib/client.mjs';
 import { ActionError } from './lib/errors.mjs';
 import { readInputs } from './lib/inputs.mjs';
+import { requestIdToken } from './lib/oidc.mjs';
 import {
   addMask,
   createLogger,
@@ -56,7 +57,20 @@ async function run(inputs) {
     `Requesting a verification receipt for ${request.repository.fullName}@${request.headSha} ` +
       `(event ${request.provenance.eventName}, externalId ${request.externalId}) from ${apiUrl}`,
   );
+  const oidcToken = await requestIdToken(env, inputs.oidcAudience, inputs.timeoutMs);
+  if (oidcToken) {
+    addMask(oidcToken);
+    log.info(
+      `Sending the run's OIDC token (audience ${inputs.oidcAudience}) to prove its identity`,
+    );
+  } else {
+    log.warning(
+      'no OIDC token: the job does not grant `permissions: id-token: write`, so the service cannot ' +
+        'verify who ran this workflow and the receipt will be compliance_gap (ci.identity identity_unverified)',
+    );
+  }
   const response = await postWithRetry({
+    oidcToken,
     url: `${apiUrl}/api/v1/verifications/ci`,
     apiKey: inputs.apiKey,
     body: request,
@@ -79,6 +93,13 @@ async function run(inputs) {
     env.GITHUB_STEP_SUMMARY,
     log.redact(receiptSummary(result, receiptUrl, failOn, failed)),
   );
+  if (!oidcToken) {
+    writeSummary(
+      env.GITHUB_STEP_SUMMARY,
+      '_No OIDC token was sent: the job does not grant `permissions: id-token: write`, so the ' +
+        'service could not verify who ran this workflow._\n',
+    );
+  }
 
   log.info(
     `${result.title}: receipt ${result.receiptId}, status ${result.receiptStatus}, conclusion ${result.conclusion}`,

@@ -77,7 +77,7 @@ function serviceEnv(store: StoreConfig): Record<string, string> {
 }
 
 async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     if (await ready()) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -56,6 +56,13 @@ const EnvSchema = z.object({
   WITNESS_TIMEOUT_MS: intWithDefault(10_000, 100),
   ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
   CI_TRUSTED_EVENTS: optionalString,
+  CI_OIDC_ISSUERS: z.preprocess(
+    emptyToUndefined,
+    z.string().default('https://token.actions.githubusercontent.com'),
+  ),
+  CI_OIDC_AUDIENCE: optionalString,
+  CI_OIDC_CLOCK_SKEW_SECONDS: intWithDefault(60, 0),
+  CI_OIDC_JWKS_COOLDOWN_MS: intWithDefault(30_000, 0),
   APP_ID: optionalString,
   PRIVATE_KEY: optionalString,
   PRIVATE_KEY_PATH: optionalString,
@@ -123,6 +130,14 @@ export interface Config {
   issuerClockSkewSeconds: number;
   /** Trigger events the CI adapter trusts; undefined means the documented default list. */
   ciTrustedEvents: string[] | undefined;
+  /** OIDC issuers whose CI run tokens are trusted, the audience they must name, clock skew. */
+  ciOidc: {
+    issuers: string[];
+    audience: string | undefined;
+    clockSkewSeconds: number;
+    /** Shortest interval between two fetches of an issuer's keys (an unknown kid refetches). */
+    jwksCooldownMs: number;
+  };
   github: GitHubAppConfig | undefined;
   /** GitHub App registration (manifest flow at /probot) and development webhook forwarding. */
   githubSetup: {
@@ -191,6 +206,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     witnesses: witnessesOf(e.WITNESSES, e.WITNESS_QUORUM, e.WITNESS_TIMEOUT_MS),
     logRateLimitMax: e.LOG_RATE_LIMIT_MAX,
     issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
+    ciOidc: {
+      issuers: oidcIssuers(e.CI_OIDC_ISSUERS),
+      audience: e.CI_OIDC_AUDIENCE ?? e.PUBLIC_URL?.replace(/\/+$/, ''),
+      clockSkewSeconds: e.CI_OIDC_CLOCK_SKEW_SECONDS,
+      jwksCooldownMs: e.CI_OIDC_JWKS_COOLDOWN_MS,
+    },
     ciTrustedEvents: e.CI_TRUSTED_EVENTS?.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
@@ -255,4 +276,25 @@ function witnessesOf(
     );
   }
   return { list, quorum: quorum ?? list.length, timeoutMs };
+}
+
+/** CI_OIDC_ISSUERS: comma-separated issuer URLs, https (http only on a loopback host). */
+function oidcIssuers(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((issuer) => {
+      let url: URL;
+      try {
+        url = new URL(issuer);
+      } catch {
+        throw new ConfigError(`CI_OIDC_ISSUERS: ${issuer.slice(0, 200)} is not a URL`);
+      }
+      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        throw new ConfigError(`CI_OIDC_ISSUERS: ${issuer} must be https (http only on loopback)`);
+      }
+      return issuer;
+    });
 }

@@ -9,6 +9,8 @@ export const SERVICE_ERROR_CODES = [
   'receipt_not_found',
   'proof_artifact_required_for_anchor',
   'external_id_conflict',
+  // receipts: the OIDC issuer of a CI token could not be reached (its keys are unknown)
+  'ci_identity_unavailable',
   'revocation_unauthorized',
   'revocation_forbidden',
   // anchoring: the log's published state (AnchorService)

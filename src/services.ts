@@ -4,6 +4,7 @@ import type { NoteSigner } from './anchoring/signed-note.js';
 import { Witnessing } from './anchoring/witness/witnessing.js';
 import type { Config } from './config.js';
 import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
+import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
 import { loadKeySource } from './receipts/key-source.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
@@ -85,6 +86,7 @@ export async function createServices(
     anchoring,
     publicUrl: config.publicUrl,
     issuerClockSkewSeconds: config.issuerClockSkewSeconds,
+    ciIdentity: new OidcVerifier(config.ciOidc),
     signer,
   });
   const registerSigner = async () =>

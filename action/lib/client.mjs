@@ -24,6 +24,7 @@ const MAX_ERROR_DETAILS = 1000;
  * @property {number} timeoutMs Bound on each attempt.
  * @property {number} maxAttempts Attempts in all, the first included.
  * @property {(line: string) => void} log Where retries are reported.
+ * @property {string} [oidcToken] The run's OIDC token, sent as x-ci-oidc-token.
  */
 
 /**
@@ -35,9 +36,9 @@ const MAX_ERROR_DETAILS = 1000;
  * @param {PostOptions} options
  * @returns {Promise<HttpAnswer>}
  */
-export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts, log }) {
+export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts, log, oidcToken }) {
   for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptOnce(url, apiKey, body, timeoutMs);
+    const outcome = await attemptOnce(url, apiKey, body, timeoutMs, oidcToken);
     if (outcome.response && !RETRYABLE_STATUSES.has(outcome.response.status)) {
       return outcome.response;
     }
@@ -63,9 +64,10 @@ export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts,
  * @param {string} apiKey
  * @param {unknown} body
  * @param {number} timeoutMs
+ * @param {string} [oidcToken]
  * @returns {Promise<{ response: HttpAnswer, problem?: undefined } | { response?: undefined, problem: string }>}
  */
-async function attemptOnce(url, apiKey, body, timeoutMs) {
+async function attemptOnce(url, apiKey, body, timeoutMs, oidcToken) {
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -73,6 +75,7 @@ async function attemptOnce(url, apiKey, body, timeoutMs) {
         'content-type': 'application/json',
         accept: 'application/json',
         'x-api-key': apiKey,
+        ...(oidcToken ? { 'x-ci-oidc-token': oidcToken } : {}),
       },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),

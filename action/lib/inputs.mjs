@@ -22,6 +22,7 @@ import { ActionError } from './errors.mjs';
  * @property {FailOn} failOn
  * @property {number} timeoutMs
  * @property {number} maxAttempts
+ * @property {string} oidcAudience The audience of the OIDC token requested from the runner.
  * @property {CiRequest} request
  */
 
@@ -60,6 +61,7 @@ export function readInputs(env) {
     failOn: /** @type {FailOn} */ (failOn),
     timeoutMs: timeoutSeconds * 1000,
     maxAttempts: Math.floor(maxAttempts),
+    oidcAudience: env.INPUT_OIDC_AUDIENCE?.trim() || apiUrl,
     request: buildRequest(env),
   };
 }

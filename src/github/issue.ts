@@ -26,14 +26,17 @@ export async function issueForRun(
   tenant: string,
   request: CiVerificationRequest,
   config: RepoConfig,
+  installationId: number,
 ): Promise<CheckOutput> {
   const parsed = CiVerificationRequest.safeParse(request);
   if (!parsed.success) {
     const paths = [...new Set(parsed.error.issues.map((i) => i.path.join('.')))].join(', ');
     throw new SafeCheckError(`the workflow run is not a valid verification request (${paths}).`);
   }
+  // the signed webhook and this installation's API access prove who ran the workflow
   const { record } = await deps.receipts.issueCi(tenant, parsed.data, {
     trustedEvents: [...config.trustedEvents],
+    identity: { kind: 'github-app', installationId },
   });
   return outputOfRecord(deps, record, {
     policyProfile: config.policyProfile,

@@ -25,6 +25,7 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   receipt_not_found: 'receipt_not_found',
   proof_artifact_required_for_anchor: 'proof_artifact_required_for_anchor',
   external_id_conflict: 'validation_failed',
+  ci_identity_unavailable: 'dependency_unavailable',
   revocation_unauthorized: 'unauthorized',
   revocation_forbidden: 'forbidden',
   checkpoint_not_found: 'not_found',

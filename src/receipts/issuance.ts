@@ -13,6 +13,7 @@ import { buildReceipt, type ReceiptDraft } from './receipt.js';
 import { UnknownScreeningSourceError, type ScreeningLists } from './screening/index.js';
 import type { Signer } from './signer.js';
 import type { CheckOutcome } from './types.js';
+import { identitySubject, type CiIdentityEvidence } from './ci-identity/identity.js';
 
 export interface IssuanceDeps {
   receipts: ReceiptStore;
@@ -73,15 +74,18 @@ export class ReceiptIssuer {
   async issueCi(
     tenant: string,
     request: CiVerificationRequest,
-    options: { trustedEvents?: string[] } = {},
+    options: { trustedEvents?: string[]; identity?: CiIdentityEvidence } = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
     const inputsCommitment = sha256Digest(canonicalJson(request));
     const existing = await this.deps.receipts.findByExternalId(tenant, request.externalId);
     if (existing) return { record: sameInputs(existing, inputsCommitment), created: false };
     const now = this.now();
+    const identity = options.identity ?? { kind: 'none' };
     const outcomes = runCiChecks(request, {
       trustedEvents: options.trustedEvents ?? this.deps.trustedEvents,
+      identity,
     });
+    const proven = identitySubject(identity);
     const draft: ReceiptDraft = {
       receiptId: randomUUID(),
       createdAt: now.toISOString(),
@@ -95,6 +99,7 @@ export class ReceiptIssuer {
         eventName: request.provenance.eventName,
         subjectKind: request.subject.kind,
         summary: request.subject.summary,
+        ...(proven ? { identity: proven } : {}),
       },
       outcomes,
     };

@@ -6,6 +6,7 @@ import type { VerificationRequest } from '../contract/verification.js';
 import { buildBundle, type ReceiptBundleOf } from './bundle.js';
 import { isServiceError } from '../errors.js';
 import { ciResponseOf } from './ci-result.js';
+import type { OidcVerifier } from './ci-identity/oidc.js';
 import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
 import type { Signer } from './signer.js';
 import { ReceiptError, receiptNotFound } from './errors.js';
@@ -23,6 +24,8 @@ export interface ReceiptServiceDeps {
   anchoring: AnchorService;
   publicUrl: string | undefined;
   issuerClockSkewSeconds: number;
+  /** Verifies the OIDC token a CI run sends (x-ci-oidc-token). */
+  ciIdentity: Pick<OidcVerifier, 'verify'>;
   /** Signs public status statements; undefined when SIGNING_DISABLED. */
   signer?: Signer | undefined;
   now?: () => Date;
@@ -42,14 +45,24 @@ export class ReceiptService {
   issueCi(
     tenant: string,
     request: CiVerificationRequest,
-    options: { trustedEvents?: string[] } = {},
+    options: Parameters<ReceiptIssuer['issueCi']>[2] = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
     return this.deps.issuer.issueCi(tenant, request, options);
   }
 
-  /** POST /verifications/ci: issue (or find) the run's receipt, answered check-run style. */
-  async ciResult(tenant: string, request: CiVerificationRequest): Promise<CiVerificationResponse> {
-    const { record } = await this.issueCi(tenant, request);
+  /**
+   * POST /verifications/ci: issue (or find) the run's receipt, answered check-run style. The
+   * run's OIDC token, when sent, is verified first; its verdict is the `ci.identity` check.
+   */
+  async ciResult(
+    tenant: string,
+    request: CiVerificationRequest,
+    oidcToken?: string,
+  ): Promise<CiVerificationResponse> {
+    const identity = oidcToken
+      ? await this.deps.ciIdentity.verify(oidcToken)
+      : { kind: 'none' as const };
+    const { record } = await this.issueCi(tenant, request, { identity });
     return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
   }
 

@@ -3,11 +3,9 @@ import { CiVerificationRequest, CiVerificationResponse } from '../../src/contrac
 import { leaks, runAction, SHA, startStub, type Stub } from './harness.js';
 
 /**
- * compliance_gap needs a FLAG decision, which needs a WARN outcome, and the CI checks
- * (src/receipts/checks/ci.ts: ci.commit, ci.repository, ci.trigger) only PASS or FAIL; no
- * configuration (CI_TRUSTED_EVENTS only moves events between PASS and FAIL) changes that. So this
- * case alone uses a local stub of the endpoint, which also checks the request against the
- * contract schema and answers with a contract-valid compliance_gap response.
+ * fail-on against a compliance_gap answer, from a local stub of the endpoint that checks the
+ * request against the contract schema and answers a contract-valid compliance_gap response (the
+ * real service's compliance_gap, a run without an OIDC token, is in receipt.test.ts).
  */
 
 const KEY = `vrs_${'1'.repeat(32)}_${'B'.repeat(43)}`;

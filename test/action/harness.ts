@@ -35,7 +35,7 @@ export async function runAction(
   const summaryFile = path.join(dir, 'summary.md');
   fs.writeFileSync(outputFile, '');
   fs.writeFileSync(summaryFile, '');
-  const runId = String(randomInt(1, 2 ** 47));
+  const runId = runner.GITHUB_RUN_ID ?? String(randomInt(1, 2 ** 47));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     GITHUB_ACTIONS: 'true',

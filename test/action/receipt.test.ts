@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { randomInt } from 'node:crypto';
 import { createTestContext, type TestContext } from '../helpers/context.js';
+import { startIssuer, type TestIssuer } from '../helpers/oidc-issuer.js';
 import {
   closedPort,
   leaks,
@@ -10,22 +13,65 @@ import {
   type Stub,
 } from './harness.js';
 
-/** action/receipt.mjs against a real running service (fresh store, real HTTP on port 0). */
+/**
+ * action/receipt.mjs against a real running service (fresh store, real HTTP on port 0), with a
+ * fake runner token endpoint (ACTIONS_ID_TOKEN_REQUEST_URL/_TOKEN) that hands out OIDC tokens of
+ * an issuer on loopback the service trusts.
+ */
 
+const AUDIENCE = 'https://receipts.action.test';
+const RUNNER_BEARER = 'runner-request-token';
 let ctx: TestContext;
 let api: string;
 let key: string;
+let issuer: TestIssuer;
+let tokenEndpoint: http.Server;
+let tokenUrl: string;
 const stubs: Stub[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  issuer = await startIssuer(AUDIENCE);
+  ctx = await createTestContext({ CI_OIDC_ISSUERS: issuer.url, CI_OIDC_AUDIENCE: AUDIENCE });
   api = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   key = await ctx.apiKey(['verify', 'read']);
+  // the runner's token service: GET ?audience=... with the job's bearer token -> { value }
+  tokenEndpoint = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://runner');
+    if (req.headers.authorization !== `Bearer ${RUNNER_BEARER}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const claims = {
+      repository: 'octo-org/widgets',
+      sha: SHA,
+      event_name: 'push',
+      run_id: url.searchParams.get('run'),
+      run_attempt: '1',
+      workflow_ref: 'octo-org/widgets/.github/workflows/ci.yml@refs/heads/main',
+      runner_environment: 'github-hosted',
+    };
+    void issuer.sign(claims, { audience: url.searchParams.get('audience') ?? '' }).then((value) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ value }));
+    });
+  });
+  await new Promise<void>((resolve) => tokenEndpoint.listen(0, '127.0.0.1', resolve));
+  tokenUrl = `http://127.0.0.1:${(tokenEndpoint.address() as { port: number }).port}/token`;
 });
 afterAll(async () => {
   await Promise.all(stubs.map((stub) => stub.close()));
   await ctx?.close();
+  await issuer?.close();
+  await new Promise((resolve) => tokenEndpoint?.close(resolve));
 });
+
+/** Runner variables of a job with `permissions: id-token: write`, for run `runId`. */
+function withIdToken(runId = String(randomInt(1, 2 ** 47))): Record<string, string> {
+  return {
+    GITHUB_RUN_ID: runId,
+    ACTIONS_ID_TOKEN_REQUEST_URL: `${tokenUrl}?run=${runId}`,
+    ACTIONS_ID_TOKEN_REQUEST_TOKEN: RUNNER_BEARER,
+  };
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -35,11 +81,14 @@ async function getJson(path: string, method = 'GET') {
   return (await res.json()) as Record<string, unknown>;
 }
 
-describe.concurrent('clean receipt (trusted push event, 40-hex sha)', () => {
+describe.concurrent("clean receipt (trusted push event, 40-hex sha, the run's OIDC token)", () => {
   it.each(['failure', 'compliance_gap', 'never'])(
     'exits 0 with fail-on %s and writes outputs and a job summary',
     async (failOn) => {
-      const run = await runAction({ 'api-url': api, 'api-key': key, 'fail-on': failOn });
+      const run = await runAction(
+        { 'api-url': api, 'api-key': key, 'fail-on': failOn, 'oidc-audience': AUDIENCE },
+        withIdToken(),
+      );
       expect(run.code, run.stderr).toBe(0);
       const id = run.outputs['receipt-id'] ?? '';
       expect(id).toMatch(UUID);
@@ -55,6 +104,8 @@ describe.concurrent('clean receipt (trusted push event, 40-hex sha)', () => {
       expect(run.summary).toContain(`(${api}/api/v1/receipt/${id})`);
       expect(run.summary).toContain('- Reasons: none');
       expect(leaks(run, key)).toEqual([]);
+      expect(run.stdout).toContain("Sending the run's OIDC token");
+      expect(run.stdout).toContain('::add-mask::ey');
 
       // the receipt-url works with a read key and the receipt commits to this run
       const stored = await getJson(`/api/v1/receipt/${id}`);
@@ -72,6 +123,18 @@ describe.concurrent('clean receipt (trusted push event, 40-hex sha)', () => {
       });
     },
   );
+
+  it('without id-token: write the receipt is compliance_gap, and the log and summary say why', async () => {
+    const run = await runAction({ 'api-url': api, 'api-key': key, 'fail-on': 'compliance_gap' });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.outputs).toMatchObject({
+      'receipt-status': 'compliance_gap',
+      conclusion: 'neutral',
+    });
+    expect(run.stdout).toContain('permissions: id-token: write');
+    expect(run.summary).toContain('No OIDC token was sent');
+    expect(run.summary).toContain('identity_unverified');
+  });
 
   it('is idempotent per workflow run attempt: a repeated step returns the same receipt', async () => {
     const runner = { GITHUB_RUN_ID: '777000111', GITHUB_RUN_ATTEMPT: '1' };

@@ -4,7 +4,8 @@ import { leaks, runAction, scriptedProxy, SHA, type Stub } from './harness.js';
 
 /**
  * Retries against the real service: its own rate limiter (429 with Retry-After), and a proxy
- * that answers 429/503 itself before forwarding to the service.
+ * that answers 429/503 itself before forwarding to the service. No OIDC token is requested here,
+ * so each receipt is compliance_gap (ci.identity identity_unverified).
  */
 
 // The service allows one request per API key per 3 s window. Every test uses its own key: the
@@ -53,7 +54,7 @@ describe.concurrent('retries', () => {
     expect(run.stdout).toMatch(
       /HTTP 429 rate_limited: rate limit exceeded.*; retrying in [1-3]\.0 s \(Retry-After\), attempt 2 of 5/,
     );
-    expect(run.outputs['receipt-status']).toBe('clean');
+    expect(run.outputs['receipt-status']).toBe('compliance_gap');
     expect(leaks(run, limitedKey)).toEqual([]);
   });
 
@@ -69,7 +70,7 @@ describe.concurrent('retries', () => {
       'HTTP 429 rate_limited; retrying in 1.0 s (Retry-After), attempt 2 of 5',
     );
     expect(run.ms).toBeGreaterThanOrEqual(1_000);
-    expect(run.outputs['receipt-status']).toBe('clean');
+    expect(run.outputs['receipt-status']).toBe('compliance_gap');
   });
 
   it('429 with an HTTP-date Retry-After', async ({ expect }) => {
@@ -93,7 +94,7 @@ describe.concurrent('retries', () => {
     );
     expect(run.stdout).toMatch(/retrying in 2\.\d s \(backoff\), attempt 3 of 5/);
     expect(run.ms).toBeGreaterThanOrEqual(3_000);
-    expect(run.outputs['receipt-status']).toBe('clean');
+    expect(run.outputs['receipt-status']).toBe('compliance_gap');
     // every attempt carried the same request, so the service's idempotency makes retries safe
     expect(new Set(stub.requests.map((r) => r.body)).size).toBe(1);
     expect(leaks(run, key)).toEqual([]);

@@ -45,7 +45,12 @@ export function onCheckRunRerequested(deps: ReceiptsAppDeps) {
     };
     const client = { octokit: context.octokit, appId: deps.appId, log: context.log };
     await completeCheckRun(client, target, () =>
-      reverify(context, deps, { tenant: tenantOf(installation.id), link, target }),
+      reverify(context, deps, {
+        tenant: tenantOf(installation.id),
+        installationId: installation.id,
+        link,
+        target,
+      }),
     );
   };
 }
@@ -53,7 +58,12 @@ export function onCheckRunRerequested(deps: ReceiptsAppDeps) {
 async function reverify(
   context: RerequestContext,
   deps: ReceiptsAppDeps,
-  input: { tenant: string; link: RunLink | undefined; target: CheckTarget },
+  input: {
+    tenant: string;
+    installationId: number;
+    link: RunLink | undefined;
+    target: CheckTarget;
+  },
 ): Promise<CheckOutput> {
   const { tenant, link, target } = input;
   if (!link) {
@@ -70,7 +80,7 @@ async function reverify(
   }
   const run = await fetchRunAttempt(context, link);
   const request = adapterRequestOf(context.payload.repository, run, target.externalId);
-  return issueForRun(deps, tenant, request, config);
+  return issueForRun(deps, tenant, request, config, input.installationId);
 }
 
 async function fetchRunAttempt(context: RerequestContext, link: RunLink) {

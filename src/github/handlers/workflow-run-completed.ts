@@ -16,7 +16,7 @@ export function onWorkflowRunCompleted(deps: ReceiptsAppDeps) {
     await completeCheckRun(client, target, async () => {
       const repoConfig = requireConfig(config);
       const request = adapterRequestOf(repository, run, target.externalId);
-      return issueForRun(deps, tenant, request, repoConfig);
+      return issueForRun(deps, tenant, request, repoConfig, context.payload.installation?.id ?? 0);
     });
   };
 }

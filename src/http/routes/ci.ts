@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CiVerificationRequest, CiVerificationResponse } from '../../contract/ci.js';
+import { z } from 'zod';
+import { MAX_TOKEN_LENGTH } from '../../receipts/ci-identity/oidc.js';
 import { principalOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -15,9 +17,22 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       summary: 'Issue a receipt for a workflow run (idempotent per externalId)',
       security: [{ apiKey: [] }],
       body: CiVerificationRequest,
+      headers: z.object({
+        'x-ci-oidc-token': z
+          .string()
+          .max(MAX_TOKEN_LENGTH)
+          .optional()
+          .describe(
+            "The run's OpenID Connect ID token (GitHub Actions id-token: write), audience = the service's PUBLIC_URL or CI_OIDC_AUDIENCE: proves who ran the workflow (check ci.identity)",
+          ),
+      }),
       response: { 200: CiVerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
     handler: async (request) =>
-      app.services.receipts.ciResult(principalOf(request).tenant, request.body),
+      app.services.receipts.ciResult(
+        principalOf(request).tenant,
+        request.body,
+        request.headers['x-ci-oidc-token'],
+      ),
   });
 }

@@ -32,6 +32,7 @@ export const CHECK_REASONS = {
   'ci.commit': ['malformed_commit_id'],
   'ci.repository': ['malformed_repository'],
   'ci.trigger': ['untrusted_trigger_event'],
+  'ci.identity': ['identity_unverified', 'identity_invalid', 'identity_mismatch'],
 } as const;
 
 export type CheckId = keyof typeof CHECK_REASONS;

@@ -1,5 +1,6 @@
 import type { CiVerificationRequest } from '../../contract/ci.js';
 import type { CheckOutcome } from '../types.js';
+import { checkIdentity, type CiIdentityEvidence } from '../ci-identity/identity.js';
 import { fail, pass, quote } from './outcome.js';
 
 /**
@@ -10,6 +11,8 @@ import { fail, pass, quote } from './outcome.js';
 export interface CiCheckContext {
   /** Workflow trigger events (GitHub Actions `github.event_name`) the tenant's policy trusts. */
   trustedEvents: readonly string[];
+  /** What proves who ran the workflow (none: the identity is self-reported). */
+  identity?: CiIdentityEvidence;
 }
 
 /**
@@ -88,10 +91,15 @@ export function checkTrigger(request: CiVerificationRequest, ctx: CiCheckContext
       );
 }
 
-/** Run the CI checks in their fixed order: ci.commit, ci.repository, ci.trigger. */
+/** Run the CI checks in their fixed order: ci.commit, ci.repository, ci.trigger, ci.identity. */
 export function runCiChecks(
   request: CiVerificationRequest,
   ctx: CiCheckContext = { trustedEvents: DEFAULT_TRUSTED_EVENTS },
 ): CheckOutcome[] {
-  return [checkCommit(request), checkRepository(request), checkTrigger(request, ctx)];
+  return [
+    checkCommit(request),
+    checkRepository(request),
+    checkTrigger(request, ctx),
+    checkIdentity(request, ctx.identity ?? { kind: 'none' }),
+  ];
 }

@@ -94,10 +94,21 @@ describe('ci.trigger', () => {
 });
 
 describe('runCiChecks', () => {
-  it('runs ci.commit, ci.repository, ci.trigger in order with the default trusted events', () => {
+  it('runs ci.commit, ci.repository, ci.trigger, ci.identity in order with the default trusted events', () => {
     const outcomes = runCiChecks(ciRequest());
-    expect(outcomes.map((o) => o.checkId)).toEqual(['ci.commit', 'ci.repository', 'ci.trigger']);
-    expect(decide(outcomes)).toBe('ALLOW');
+    expect(outcomes.map((o) => o.checkId)).toEqual([
+      'ci.commit',
+      'ci.repository',
+      'ci.trigger',
+      'ci.identity',
+    ]);
+    // no identity evidence: a WARN, so FLAG; proven by the GitHub App: ALLOW
+    expect(decide(outcomes)).toBe('FLAG');
+    const app = runCiChecks(ciRequest(), {
+      trustedEvents: DEFAULT_TRUSTED_EVENTS,
+      identity: { kind: 'github-app', installationId: 1 },
+    });
+    expect(decide(app)).toBe('ALLOW');
     const untrusted = runCiChecks(ciRequest({ provenance: { eventName: 'pull_request_target' } }));
     expect(decide(untrusted)).toBe('BLOCK');
   });
