@@ -75,6 +75,7 @@ export async function createServices(
   const issuer = new ReceiptIssuer({
     receipts: stores.receipts,
     notaries: stores.notaries,
+    tenantPolicies: stores.tenantPolicies,
     screening,
     signer,
     trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],

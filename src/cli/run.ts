@@ -9,6 +9,7 @@ import { sealCreateCommand } from './commands/seal.js';
 import { migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
+import { tenantCommands } from './commands/tenants.js';
 import { verifyCommand } from './commands/verify.js';
 import type { Services } from '../services.js';
 import { adminSocketPath, forwardToServer } from './admin-channel.js';
@@ -22,6 +23,7 @@ const GROUPS: Record<string, Record<string, Command>> = {
   seal: { create: sealCreateCommand },
   notaries: notaryCommands,
   'signing-keys': signingKeyCommands,
+  tenants: tenantCommands,
 };
 
 export const USAGE = `usage: receipts <command> [flags]
@@ -35,6 +37,8 @@ export const USAGE = `usage: receipts <command> [flags]
   issuers add --tenant T --id ISSUER (--public-key BASE64URL | --public-key-file PEM)
   issuers list [--tenant T]
   issuers remove --id ISSUER
+  tenants policy --tenant T [--ci-repositories owner/*,owner/repo | --clear]
+                                    pin the repositories a tenant may get CI receipts for
   sign-revocation --issuer ID --key-file PEM --receipt UUID [--json]
   seal create --notary-id ID --state XX --doc-hash sha256:HEX --key-file NOTARY_P256.pem
   anchor run

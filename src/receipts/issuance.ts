@@ -8,7 +8,7 @@ import { commitInputs, normaliseDocHash } from './commitment.js';
 import { receiptEntry } from './log-entries.js';
 import { ReceiptError } from './errors.js';
 import { resolveProfile, unknownProfileOutcome } from './policy.js';
-import type { NotaryStore, ReceiptRecord, ReceiptStore } from './ports.js';
+import type { NotaryStore, ReceiptRecord, ReceiptStore, TenantPolicyStore } from './ports.js';
 import { buildReceipt, type ReceiptDraft } from './receipt.js';
 import { UnknownScreeningSourceError, type ScreeningLists } from './screening/index.js';
 import type { Signer } from './signer.js';
@@ -18,6 +18,7 @@ import { identitySubject, type CiIdentityEvidence } from './ci-identity/identity
 export interface IssuanceDeps {
   receipts: ReceiptStore;
   notaries: NotaryStore;
+  tenantPolicies: TenantPolicyStore;
   screening: ScreeningLists;
   signer: Signer | undefined;
   trustedEvents: string[];
@@ -84,6 +85,7 @@ export class ReceiptIssuer {
     const outcomes = runCiChecks(request, {
       trustedEvents: options.trustedEvents ?? this.deps.trustedEvents,
       identity,
+      allowedRepositories: await this.deps.tenantPolicies.ciRepositories(tenant),
     });
     const proven = identitySubject(identity);
     const draft: ReceiptDraft = {

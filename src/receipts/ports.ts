@@ -123,6 +123,12 @@ export interface SigningKeyStore {
   addEndorsements(endorsements: KeyEndorsement[]): Promise<void>;
 }
 
+/** A tenant's policy: the repositories (`owner/*`, `owner/repo`) its keys may get CI receipts for. */
+export interface TenantPolicyStore {
+  /** Undefined when the tenant pinned none (every repository is allowed). */
+  ciRepositories(tenant: string): Promise<string[] | undefined>;
+}
+
 /** Every store of the receipt domain. */
 export interface ReceiptStores {
   receipts: ReceiptStore;
@@ -130,4 +136,5 @@ export interface ReceiptStores {
   issuers: IssuerStore;
   revocations: RevocationStore;
   signingKeys: SigningKeyStore;
+  tenantPolicies: TenantPolicyStore;
 }

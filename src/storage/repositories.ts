@@ -6,6 +6,7 @@ import { NotaryRepository } from './notaries.js';
 import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
 import { SigningKeyRepository } from './signing-keys.js';
+import { TenantPolicyRepository } from './tenant-policies.js';
 
 /** Every repository over one database handle; routes and the CLI reach storage only through these. */
 export interface Repositories {
@@ -16,6 +17,7 @@ export interface Repositories {
   receipts: ReceiptRepository;
   revocations: RevocationRepository;
   signingKeys: SigningKeyRepository;
+  tenantPolicies: TenantPolicyRepository;
 }
 
 export interface RepositoryOptions {
@@ -32,5 +34,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     receipts: new ReceiptRepository(db.knex, options),
     revocations: new RevocationRepository(db.knex),
     signingKeys: new SigningKeyRepository(db.knex),
+    tenantPolicies: new TenantPolicyRepository(db.knex),
   };
 }

@@ -30,7 +30,7 @@ export const CHECK_REASONS = {
   ],
   'request.timestamp': ['timestamp_invalid', 'timestamp_in_future', 'timestamp_stale'],
   'ci.commit': ['malformed_commit_id'],
-  'ci.repository': ['malformed_repository'],
+  'ci.repository': ['malformed_repository', 'repository_not_allowed'],
   'ci.trigger': ['untrusted_trigger_event'],
   'ci.identity': ['identity_unverified', 'identity_invalid', 'identity_mismatch'],
 } as const;

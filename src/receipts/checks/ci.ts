@@ -13,6 +13,24 @@ export interface CiCheckContext {
   trustedEvents: readonly string[];
   /** What proves who ran the workflow (none: the identity is self-reported). */
   identity?: CiIdentityEvidence;
+  /** The tenant's pinned repositories (`owner/*`, `owner/repo`); undefined: any. */
+  allowedRepositories?: readonly string[] | undefined;
+}
+
+/** Whether `fullName` is one of `patterns` (`owner/*` or `owner/repo`, case-insensitive). */
+export function repositoryAllowed(fullName: string, patterns: readonly string[]): boolean {
+  const [owner = '', repo = ''] = fullName.toLowerCase().split('/');
+  return patterns.some((pattern) => {
+    const [o = '', r = ''] = pattern.toLowerCase().split('/');
+    return o === owner && (r === '*' || r === repo);
+  });
+}
+
+/** A valid policy pattern: `owner/*` or `owner/repo` with GitHub-valid names. */
+export function isRepositoryPattern(pattern: string): boolean {
+  const [owner = '', repo = '', ...rest] = pattern.split('/');
+  if (rest.length > 0 || !GITHUB_OWNER.test(owner)) return false;
+  return repo === '*' || (GITHUB_REPO.test(repo) && !RESERVED_REPO_NAMES.has(repo));
 }
 
 /**
@@ -60,8 +78,14 @@ export function checkCommit(request: CiVerificationRequest): CheckOutcome {
   return pass('ci.commit', `headSha ${sha} is a well-formed ${kind} commit id`);
 }
 
-/** `ci.repository`: `repository.fullName` is `owner/repo` with GitHub-valid names. */
-export function checkRepository(request: CiVerificationRequest): CheckOutcome {
+/**
+ * `ci.repository`: `repository.fullName` is `owner/repo` with GitHub-valid names, and one the
+ * tenant's policy allows when it pinned any.
+ */
+export function checkRepository(
+  request: CiVerificationRequest,
+  ctx: Pick<CiCheckContext, 'allowedRepositories'> = {},
+): CheckOutcome {
   const fullName = request.repository.fullName;
   const [owner = '', repo = '', ...rest] = fullName.split('/');
   const valid =
@@ -69,6 +93,14 @@ export function checkRepository(request: CiVerificationRequest): CheckOutcome {
     GITHUB_OWNER.test(owner) &&
     GITHUB_REPO.test(repo) &&
     !RESERVED_REPO_NAMES.has(repo);
+  const allowed = ctx.allowedRepositories;
+  if (valid && allowed && !repositoryAllowed(fullName, allowed)) {
+    return fail(
+      'ci.repository',
+      'repository_not_allowed',
+      `repository ${quote(fullName)} is not among the tenant's repositories (${allowed.join(', ') || 'none'})`,
+    );
+  }
   return valid
     ? pass('ci.repository', `repository ${quote(fullName)} is in owner/repo form`)
     : fail(
@@ -98,7 +130,7 @@ export function runCiChecks(
 ): CheckOutcome[] {
   return [
     checkCommit(request),
-    checkRepository(request),
+    checkRepository(request, ctx),
     checkTrigger(request, ctx),
     checkIdentity(request, ctx.identity ?? { kind: 'none' }),
   ];

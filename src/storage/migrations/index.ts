@@ -8,6 +8,7 @@ import * as m006 from './006_change_notify.js';
 import * as m007 from './007_receipt_hash_index.js';
 import * as m008 from './008_log_entry_formats.js';
 import * as m009 from './009_witnesses.js';
+import * as m010 from './010_tenant_policies.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '007_receipt_hash_index': m007,
   '008_log_entry_formats': m008,
   '009_witnesses': m009,
+  '010_tenant_policies': m010,
 };
 
 /** The migrations up to and including `last` (all of them by default). */

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+import { ciRequest } from '../http/hostile/requests.js';
+
+/**
+ * `receipts tenants policy`: a tenant pins the repositories its keys may get CI receipts for;
+ * a request for any other is a FAIL `repository_not_allowed`.
+ */
+
+let ctx: TestContext;
+let key: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  key = await ctx.apiKey(['verify', 'read']);
+});
+afterAll(async () => ctx.close());
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(
+    argv,
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    {},
+    ctx.app.services,
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+async function repositoryCheck(fullName: string) {
+  const request = ciRequest();
+  request.repository = { fullName, htmlUrl: `https://github.com/${fullName}` };
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/verifications/ci',
+    headers: { 'x-api-key': key },
+    payload: request,
+  });
+  const id = res.json().receiptId as string;
+  const receipt = (
+    await ctx.app.inject({ url: `/api/v1/receipt/${id}`, headers: { 'x-api-key': key } })
+  ).json().receipt;
+  return {
+    status: res.json().receiptStatus as string,
+    check: receipt.checks.find((c: { checkId: string }) => c.checkId === 'ci.repository').status,
+    reasons: receipt.reasons as string[],
+  };
+}
+
+describe('tenants policy', () => {
+  it('pins the CI repositories of a tenant, shows and clears it', async () => {
+    expect((await cli('tenants', 'policy', '--tenant', 'tenant-a')).out).toContain('has no policy');
+    const set = await cli(
+      'tenants',
+      'policy',
+      '--tenant',
+      'tenant-a',
+      '--ci-repositories',
+      'acme/*, other/one',
+    );
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).toBe('tenant tenant-a may get CI receipts for acme/*, other/one only');
+
+    expect(await repositoryCheck('acme/widgets')).toMatchObject({ check: 'PASS' });
+    expect(await repositoryCheck('ACME/Gadgets')).toMatchObject({ check: 'PASS' });
+    expect(await repositoryCheck('other/one')).toMatchObject({ check: 'PASS' });
+    expect(await repositoryCheck('torvalds/linux')).toMatchObject({
+      status: 'failure',
+      check: 'FAIL',
+      reasons: expect.arrayContaining(['repository_not_allowed']),
+    });
+    expect(await repositoryCheck('other/two')).toMatchObject({ check: 'FAIL' });
+
+    const cleared = await cli('tenants', 'policy', '--tenant', 'tenant-a', '--clear');
+    expect(cleared.out).toContain('policy removed');
+    expect(await repositoryCheck('torvalds/linux')).toMatchObject({ check: 'PASS' });
+  });
+
+  it('refuses patterns that are not owner/* or owner/repo (exit 2)', async () => {
+    for (const bad of ['*', 'acme', 'acme/*/x', 'bad-/*', 'acme/..', ' , ']) {
+      const res = await cli('tenants', 'policy', '--tenant', 't', '--ci-repositories', bad);
+      expect(res.code, bad).toBe(2);
+      expect(res.err).toContain('owner/* or owner/repo');
+    }
+    const both = await cli(
+      'tenants',
+      'policy',
+      '--tenant',
+      't',
+      '--ci-repositories',
+      'a/*',
+      '--clear',
+    );
+    expect(both.code).toBe(2);
+  });
+});
