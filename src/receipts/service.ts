@@ -3,8 +3,9 @@ import type { AnchorState } from '../contract/common.js';
 import type { CiVerificationRequest, CiVerificationResponse } from '../contract/ci.js';
 import type { VerificationStatus } from '../contract/lifecycle.js';
 import type { VerificationRequest } from '../contract/verification.js';
+import { attestationOf, type SigstoreBundle } from './attestation.js';
 import { buildBundle, type ReceiptBundleOf } from './bundle.js';
-import { isServiceError } from '../errors.js';
+import { isServiceError, ServiceError } from '../errors.js';
 import { ciResponseOf } from './ci-result.js';
 import type { OidcVerifier } from './ci-identity/oidc.js';
 import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
@@ -100,6 +101,19 @@ export class ReceiptService {
         receiptHash: record.receipt.receiptHash,
       }),
     });
+  }
+
+  /** The receipt as a Sigstore bundle with a DSSE-signed in-toto SLSA VSA (signed now). */
+  async attestation(tenant: string, receiptId: string): Promise<SigstoreBundle> {
+    const record = await this.get(tenant, receiptId);
+    const { signer } = this.deps;
+    if (!signer) {
+      throw new ServiceError(
+        'signing_disabled',
+        'attestations need a signing key (SIGNING_DISABLED)',
+      );
+    }
+    return attestationOf(record, signer, this.deps.publicUrl ?? 'urn:verification-receipt-service');
   }
 
   /** The receipt bundle: receipt, canonical form, signing key and, once anchored, log evidence. */

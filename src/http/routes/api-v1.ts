@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import { TurnGate } from '../turn-gate.js';
 import anchoringRoutes from './anchoring.js';
+import attestationRoutes from './attestation.js';
 import bundleRoutes from './bundle.js';
 import ciRoutes from './ci.js';
 import lifecycleRoutes from './lifecycle.js';
@@ -45,6 +46,7 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(lifecycleRoutes);
   await app.register(pdfRoutes);
   await app.register(bundleRoutes);
+  await app.register(attestationRoutes);
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);
 }

@@ -41,6 +41,12 @@ export const ENDPOINTS: Endpoint[] = [
     path: (id) => `/api/v1/receipt/${id}/bundle`,
   },
   {
+    name: 'attestation',
+    method: 'GET',
+    route: '/api/v1/receipt/:receiptId/attestation',
+    path: (id) => `/api/v1/receipt/${id}/attestation`,
+  },
+  {
     name: 're-verify',
     method: 'POST',
     route: '/api/v1/receipt/:receiptId/verify',
