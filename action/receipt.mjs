@@ -15,6 +15,9 @@ import { postWithRetry, describeHttpError } from './lib/client.mjs';
 import { ActionError } from './lib/errors.mjs';
 import { readInputs } from './lib/inputs.mjs';
 import { requestIdToken } from './lib/oidc.mjs';
+import { saveJson, subjectDigest } from './lib/artifacts.mjs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   addMask,
   createLogger,
@@ -57,6 +60,8 @@ async function run(inputs) {
     `Requesting a verification receipt for ${request.repository.fullName}@${request.headSha} ` +
       `(event ${request.provenance.eventName}, externalId ${request.externalId}) from ${apiUrl}`,
   );
+  const digest = await subjectDigest(env);
+  if (digest) log.info(`The receipt will record the artifact digest ${digest}`);
   const oidcToken = await requestIdToken(env, inputs.oidcAudience, inputs.timeoutMs);
   if (oidcToken) {
     addMask(oidcToken);
@@ -71,6 +76,7 @@ async function run(inputs) {
   }
   const response = await postWithRetry({
     oidcToken,
+    subjectDigest: digest,
     url: `${apiUrl}/api/v1/verifications/ci`,
     apiKey: inputs.apiKey,
     body: request,
@@ -82,11 +88,14 @@ async function run(inputs) {
   const receiptUrl = `${apiUrl}/api/v1/receipt/${encodeURIComponent(result.receiptId)}`;
   const failed = failsPolicy(result.receiptStatus, failOn);
 
+  const files = await saveEvidence(apiUrl, inputs.apiKey, result.receiptId, inputs.timeoutMs);
   const written = writeOutputs(env.GITHUB_OUTPUT, {
     'receipt-id': result.receiptId,
     'receipt-status': result.receiptStatus,
     conclusion: result.conclusion,
     'receipt-url': receiptUrl,
+    'bundle-path': files.bundle ?? '',
+    'attestation-path': files.attestation ?? '',
   });
   if (!written) log.info('GITHUB_OUTPUT is not set: step outputs not written');
   writeSummary(
@@ -134,6 +143,32 @@ function receiptOf(response) {
     );
   }
   return result;
+}
+
+/**
+ * The receipt bundle and the attestation, written under RUNNER_TEMP for later steps (upload,
+ * offline verification). Needs a key with the read scope; otherwise says so and goes on.
+ *
+ * @param {string} apiUrl
+ * @param {string} apiKey
+ * @param {string} receiptId
+ * @param {number} timeoutMs
+ * @returns {Promise<{ bundle?: string, attestation?: string }>}
+ */
+async function saveEvidence(apiUrl, apiKey, receiptId, timeoutMs) {
+  const dir = path.join(env.RUNNER_TEMP?.trim() || os.tmpdir(), 'verification-receipt');
+  const base = `${apiUrl}/api/v1/receipt/${encodeURIComponent(receiptId)}`;
+  /** @type {{ bundle?: string, attestation?: string }} */
+  const files = {};
+  for (const [name, suffix, file] of /** @type {const} */ ([
+    ['bundle', 'bundle', `receipt-${receiptId}.bundle.json`],
+    ['attestation', 'attestation', `receipt-${receiptId}.sigstore.json`],
+  ])) {
+    const saved = await saveJson(`${base}/${suffix}`, apiKey, path.join(dir, file), timeoutMs);
+    if ('file' in saved) files[name] = saved.file;
+    else log.warning(`the receipt ${name} was not saved: ${saved.problem}`);
+  }
+  return files;
 }
 
 /** @param {string} apiUrl */

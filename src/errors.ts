@@ -11,6 +11,8 @@ export const SERVICE_ERROR_CODES = [
   'external_id_conflict',
   // receipts: the OIDC issuer of a CI token could not be reached (its keys are unknown)
   'ci_identity_unavailable',
+  // receipts: x-ci-subject-digest is not sha256:<64 lowercase hex>
+  'subject_digest_invalid',
   'revocation_unauthorized',
   'revocation_forbidden',
   // anchoring: the log's published state (AnchorService)

@@ -25,6 +25,7 @@ const MAX_ERROR_DETAILS = 1000;
  * @property {number} maxAttempts Attempts in all, the first included.
  * @property {(line: string) => void} log Where retries are reported.
  * @property {string} [oidcToken] The run's OIDC token, sent as x-ci-oidc-token.
+ * @property {string} [subjectDigest] sha256:<hex> of the artifact, sent as x-ci-subject-digest.
  */
 
 /**
@@ -36,9 +37,14 @@ const MAX_ERROR_DETAILS = 1000;
  * @param {PostOptions} options
  * @returns {Promise<HttpAnswer>}
  */
-export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts, log, oidcToken }) {
+export async function postWithRetry(options) {
+  const { url, apiKey, body, timeoutMs, maxAttempts, log } = options;
+  /** @type {Record<string, string>} */
+  const extra = {};
+  if (options.oidcToken) extra['x-ci-oidc-token'] = options.oidcToken;
+  if (options.subjectDigest) extra['x-ci-subject-digest'] = options.subjectDigest;
   for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptOnce(url, apiKey, body, timeoutMs, oidcToken);
+    const outcome = await attemptOnce(url, apiKey, body, timeoutMs, extra);
     if (outcome.response && !RETRYABLE_STATUSES.has(outcome.response.status)) {
       return outcome.response;
     }
@@ -64,10 +70,10 @@ export async function postWithRetry({ url, apiKey, body, timeoutMs, maxAttempts,
  * @param {string} apiKey
  * @param {unknown} body
  * @param {number} timeoutMs
- * @param {string} [oidcToken]
+ * @param {Record<string, string>} extra Further request headers.
  * @returns {Promise<{ response: HttpAnswer, problem?: undefined } | { response?: undefined, problem: string }>}
  */
-async function attemptOnce(url, apiKey, body, timeoutMs, oidcToken) {
+async function attemptOnce(url, apiKey, body, timeoutMs, extra) {
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -75,7 +81,7 @@ async function attemptOnce(url, apiKey, body, timeoutMs, oidcToken) {
         'content-type': 'application/json',
         accept: 'application/json',
         'x-api-key': apiKey,
-        ...(oidcToken ? { 'x-ci-oidc-token': oidcToken } : {}),
+        ...extra,
       },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),

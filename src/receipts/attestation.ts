@@ -38,6 +38,8 @@ export function preAuthEncoding(payloadType: string, payload: Buffer): Buffer {
 
 interface Subject {
   kind?: string;
+  summary?: string;
+  artifactDigest?: string;
   headSha?: string;
   repository?: string;
   docHash?: string;
@@ -59,6 +61,13 @@ function artifactOf(subject: Subject): {
   return { name, digest: { sha256: hex }, uri: `urn:verification-receipt:document:sha256:${hex}` };
 }
 
+/** The artifact a CI run declared (x-ci-subject-digest), as a second in-toto subject. */
+function artifactDigestOf(subject: Subject): { name: string; digest: { sha256: string } }[] {
+  if (!subject.artifactDigest) return [];
+  const name = subject.summary || 'artifact';
+  return [{ name, digest: { sha256: subject.artifactDigest.replace(/^sha256:/, '') } }];
+}
+
 /** The in-toto Statement v1 with the VSA v1 predicate for a stored receipt. */
 export function vsaStatement(record: ReceiptRecord, baseUrl: string): Record<string, unknown> {
   const { receipt } = record;
@@ -67,7 +76,10 @@ export function vsaStatement(record: ReceiptRecord, baseUrl: string): Record<str
   const level = `VERIFICATION_RECEIPT_${receipt.policyProfile.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
   return {
     _type: STATEMENT_TYPE,
-    subject: [{ name: artifact.name, digest: artifact.digest }],
+    subject: [
+      { name: artifact.name, digest: artifact.digest },
+      ...artifactDigestOf(receipt.subject as Subject),
+    ],
     predicateType: VSA_PREDICATE_TYPE,
     predicate: {
       verifier: { id: baseUrl },

@@ -75,9 +75,18 @@ export class ReceiptIssuer {
   async issueCi(
     tenant: string,
     request: CiVerificationRequest,
-    options: { trustedEvents?: string[]; identity?: CiIdentityEvidence } = {},
+    options: {
+      trustedEvents?: string[];
+      identity?: CiIdentityEvidence;
+      /** `sha256:<hex>` of the artifact the run produced (x-ci-subject-digest). */
+      subjectDigest?: string | undefined;
+    } = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
-    const inputsCommitment = sha256Digest(canonicalJson(request));
+    // the artifact digest is part of what the receipt commits to (and of the idempotency key)
+    const committed = options.subjectDigest
+      ? { ...request, subjectDigest: options.subjectDigest }
+      : request;
+    const inputsCommitment = sha256Digest(canonicalJson(committed));
     const existing = await this.deps.receipts.findByExternalId(tenant, request.externalId);
     if (existing) return { record: sameInputs(existing, inputsCommitment), created: false };
     const now = this.now();
@@ -101,6 +110,7 @@ export class ReceiptIssuer {
         eventName: request.provenance.eventName,
         subjectKind: request.subject.kind,
         summary: request.subject.summary,
+        ...(options.subjectDigest ? { artifactDigest: options.subjectDigest } : {}),
         ...(proven ? { identity: proven } : {}),
       },
       outcomes,

@@ -58,12 +58,20 @@ export class ReceiptService {
   async ciResult(
     tenant: string,
     request: CiVerificationRequest,
-    oidcToken?: string,
+    extra: { oidcToken?: string | undefined; subjectDigest?: string | undefined } = {},
   ): Promise<CiVerificationResponse> {
-    const identity = oidcToken
-      ? await this.deps.ciIdentity.verify(oidcToken)
+    const { subjectDigest } = extra;
+    if (subjectDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(subjectDigest)) {
+      throw new ServiceError(
+        'subject_digest_invalid',
+        'x-ci-subject-digest must be sha256:<64 lowercase hex>',
+        { details: { header: 'x-ci-subject-digest' } },
+      );
+    }
+    const identity = extra.oidcToken
+      ? await this.deps.ciIdentity.verify(extra.oidcToken)
       : { kind: 'none' as const };
-    const { record } = await this.issueCi(tenant, request, { identity });
+    const { record } = await this.issueCi(tenant, request, { identity, subjectDigest });
     return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
   }
 

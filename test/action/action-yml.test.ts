@@ -54,7 +54,14 @@ describe('action/action.yml', () => {
   it('maps every output to an output of a step that exists', () => {
     const stepIds = new Set(action.runs.steps.map((step) => step.id));
     expect(Object.keys(action.outputs).sort()).toEqual(
-      ['conclusion', 'receipt-id', 'receipt-status', 'receipt-url'].sort(),
+      [
+        'conclusion',
+        'receipt-id',
+        'receipt-status',
+        'receipt-url',
+        'bundle-path',
+        'attestation-path',
+      ].sort(),
     );
     for (const [name, spec] of Object.entries(action.outputs)) {
       const match = /^\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) \}\}$/.exec(spec.value ?? '');

@@ -14,6 +14,11 @@ let stub: Stub;
 
 beforeAll(async () => {
   stub = await startStub((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'not_found', message: 'the stub only issues' }));
+      return;
+    }
     const parsed = CiVerificationRequest.safeParse(JSON.parse(req.body));
     if (
       req.url !== '/api/v1/verifications/ci' ||
@@ -52,7 +57,11 @@ describe.concurrent('compliance_gap receipt (stubbed endpoint)', () => {
       'receipt-status': 'compliance_gap',
       conclusion: 'neutral',
       'receipt-url': `${stub.url}/api/v1/receipt/${RECEIPT_ID}`,
+      // the stub serves no bundle or attestation: the step says so and leaves these empty
+      'bundle-path': '',
+      'attestation-path': '',
     });
+    expect(run.stdout).toContain('the receipt bundle was not saved: HTTP 404');
     expect(run.summary).toContain('⚠️ Verification receipt: Provenance needs review (FLAG)');
     expect(run.summary).toContain('- Reasons: something_to_review');
     if (code === 1) expect(run.stderr).toContain('failing because fail-on is compliance_gap');

@@ -22,6 +22,8 @@ export interface ActionRun {
   ms: number;
   /** The run id used, for a unique default externalId. */
   runId: string;
+  /** RUNNER_TEMP of the run (kept: the step's saved files are read after it). */
+  runnerTemp: string;
 }
 
 /** Run the script with INPUT_* (`inputs`) and GITHUB_* (`runner`, over defaults). */
@@ -36,6 +38,7 @@ export async function runAction(
   fs.writeFileSync(outputFile, '');
   fs.writeFileSync(summaryFile, '');
   const runId = runner.GITHUB_RUN_ID ?? String(randomInt(1, 2 ** 47));
+  const runnerTemp = tempDir('receipt-runner-temp-');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     GITHUB_ACTIONS: 'true',
@@ -48,6 +51,7 @@ export async function runAction(
     GITHUB_WORKFLOW: 'CI',
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: runnerTemp,
     ...runner,
   };
   for (const [name, value] of Object.entries(inputs)) {
@@ -63,6 +67,7 @@ export async function runAction(
     summary: fs.readFileSync(summaryFile, 'utf8'),
     ms: Date.now() - started,
     runId,
+    runnerTemp,
   };
   fs.rmSync(dir, { recursive: true, force: true });
   return run;

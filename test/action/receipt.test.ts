@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { randomInt } from 'node:crypto';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { createTestContext, tempDir as tempDirOf, type TestContext } from '../helpers/context.js';
 import { startIssuer, type TestIssuer } from '../helpers/oidc-issuer.js';
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { runCli } from '../../src/cli/run.js';
 import {
   closedPort,
   leaks,
@@ -97,7 +101,31 @@ describe.concurrent("clean receipt (trusted push event, 40-hex sha, the run's OI
         'receipt-status': 'clean',
         conclusion: 'success',
         'receipt-url': `${api}/api/v1/receipt/${id}`,
+        'bundle-path': path.join(
+          run.runnerTemp,
+          'verification-receipt',
+          `receipt-${id}.bundle.json`,
+        ),
+        'attestation-path': path.join(
+          run.runnerTemp,
+          'verification-receipt',
+          `receipt-${id}.sigstore.json`,
+        ),
       });
+      // the bundle the step saved verifies offline, with the service's JWKS pinned
+      const jwks = path.join(run.runnerTemp, 'jwks.json');
+      fs.writeFileSync(jwks, JSON.stringify(await getJson('/.well-known/jwks.json')));
+      const out: string[] = [];
+      const verified = await runCli(
+        ['verify', run.outputs['bundle-path'] ?? '', '--jwks', jwks],
+        { out: (l) => out.push(l), err: (l) => out.push(l) },
+        {},
+      );
+      expect(verified, out.join('\n')).toBe(0);
+      const attestation = JSON.parse(
+        fs.readFileSync(run.outputs['attestation-path'] ?? '', 'utf8'),
+      );
+      expect(attestation.mediaType).toBe('application/vnd.dev.sigstore.bundle.v0.3+json');
       expect(run.stdout).toContain('::notice title=Verification receipt::');
       expect(run.summary).toContain('Verification receipt: Provenance verified (ALLOW)');
       expect(run.summary).toContain('`clean`');
@@ -123,6 +151,38 @@ describe.concurrent("clean receipt (trusted push event, 40-hex sha, the run's OI
       });
     },
   );
+
+  it('records the artifact of subject-path: in the receipt and as a subject of its attestation', async () => {
+    const artifact = path.join(tempDirOf(), 'dist.tgz');
+    fs.writeFileSync(artifact, 'the build output');
+    const sha = createHash('sha256').update('the build output').digest('hex');
+    const run = await runAction(
+      { 'api-url': api, 'api-key': key, 'subject-path': artifact, 'oidc-audience': AUDIENCE },
+      withIdToken(),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`artifact digest sha256:${sha}`);
+    const stored = await getJson(`/api/v1/receipt/${run.outputs['receipt-id']}`);
+    expect((stored.receipt as { subject: unknown }).subject).toMatchObject({
+      artifactDigest: `sha256:${sha}`,
+    });
+    const attestation = JSON.parse(fs.readFileSync(run.outputs['attestation-path'] ?? '', 'utf8'));
+    const statement = JSON.parse(
+      Buffer.from(attestation.dsseEnvelope.payload, 'base64').toString(),
+    );
+    expect(statement.subject).toContainEqual({ name: expect.any(String), digest: { sha256: sha } });
+
+    const both = await runAction({
+      'api-url': api,
+      'api-key': key,
+      'subject-path': artifact,
+      'subject-digest': `sha256:${sha}`,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('subject-digest or subject-path, not both');
+    const bad = await runAction({ 'api-url': api, 'api-key': key, 'subject-digest': 'md5:abc' });
+    expect(bad.code).toBe(2);
+  });
 
   it('without id-token: write the receipt is compliance_gap, and the log and summary say why', async () => {
     const run = await runAction({ 'api-url': api, 'api-key': key, 'fail-on': 'compliance_gap' });

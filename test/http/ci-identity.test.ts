@@ -189,6 +189,32 @@ describe('ci.identity', () => {
     });
   });
 
+  it('x-ci-subject-digest must be sha256:<hex> (400), and is part of the idempotency key', async () => {
+    const request = runRequest();
+    const bad = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/verifications/ci',
+      headers: { 'x-api-key': key, 'x-ci-subject-digest': 'sha256:XYZ' },
+      payload: bodyOf(request),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      error: 'validation_failed',
+      details: { header: 'x-ci-subject-digest' },
+    });
+    const send2 = (digest: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/verifications/ci',
+        headers: { 'x-api-key': key, 'x-ci-subject-digest': digest },
+        payload: bodyOf(request),
+      });
+    const first = await send2(`sha256:${'1'.repeat(64)}`);
+    expect(first.statusCode).toBe(200);
+    expect((await send2(`sha256:${'1'.repeat(64)}`)).json().receiptId).toBe(first.json().receiptId);
+    expect((await send2(`sha256:${'2'.repeat(64)}`)).statusCode).toBe(400);
+  });
+
   it('follows a key rotation: a token signed with the new key verifies', async () => {
     const kid = await issuer.rotate();
     const request = runRequest();

@@ -15,6 +15,10 @@ export default async function ciRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['ci'],
       summary: 'Issue a receipt for a workflow run (idempotent per externalId)',
+      description:
+        'Optional headers: x-ci-oidc-token (the run identity, check ci.identity) and ' +
+        'x-ci-subject-digest (sha256:<hex> of the artifact the run produced, recorded in the ' +
+        'receipt and named by its attestation).',
       security: [{ apiKey: [] }],
       body: CiVerificationRequest,
       headers: z.object({
@@ -28,11 +32,12 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       }),
       response: { 200: CiVerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
-    handler: async (request) =>
-      app.services.receipts.ciResult(
-        principalOf(request).tenant,
-        request.body,
-        request.headers['x-ci-oidc-token'],
-      ),
+    handler: async (request) => {
+      const digest = request.headers['x-ci-subject-digest'];
+      return app.services.receipts.ciResult(principalOf(request).tenant, request.body, {
+        oidcToken: request.headers['x-ci-oidc-token'],
+        subjectDigest: typeof digest === 'string' ? digest : undefined,
+      });
+    },
   });
 }
