@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../storage/data-dir-lock.js';
 import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
@@ -43,7 +44,7 @@ export const USAGE = `usage: receipts <command> [flags]
   seal create --notary-id ID --state XX --doc-hash sha256:HEX --key-file NOTARY_P256.pem
   anchor run
   log info [--url PREFIX]           the log's origin, note verifier key, size and root
-  log verify --url PREFIX [--vkey VKEY] [--state FILE]
+  log verify --url PREFIX [--vkey VKEY] [--witness VKEY]... [--state FILE]
                                     monitor a served log: every tile, the root, consistency
   signing-keys rotate [--out FILE]
   signing-keys list
@@ -53,7 +54,38 @@ export const USAGE = `usage: receipts <command> [flags]
   verify FILE [--jwks FILE|URL] [--key FILE] [--online URL] [--json]
                                     check a bundle or PDF receipt offline (no store, no service)
 
-The CLI uses the same DATABASE_URL / DATA_DIR as the server (see README).`;
+  --version                         print the version
+
+Every command takes --help. The CLI uses the same DATABASE_URL / DATA_DIR as the server (see
+README).`;
+
+/**
+ * The USAGE lines of the command `argv` names (a group, or a group and subcommand), with their
+ * continuation lines; undefined when it names none.
+ */
+export function commandHelp(argv: readonly string[]): string | undefined {
+  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
+  if (words.length === 0) return undefined;
+  const lines = USAGE.split('\n');
+  const picked: string[] = [];
+  let taking = false;
+  for (const line of lines) {
+    if (/^ {2}\S/.test(line)) {
+      const [group, sub] = line.trim().split(/\s+/);
+      taking = group === words[0] && (words.length < 2 || sub === words[1] || !GROUPS[group ?? '']);
+    } else if (!/^ {3,}\S/.test(line)) {
+      taking = false;
+    }
+    if (taking) picked.push(line);
+  }
+  return picked.length > 0 ? `usage: receipts\n${picked.join('\n')}` : undefined;
+}
+
+/** The package version (package.json next to dist/ and src/). */
+function version(): string {
+  const file = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
 
 function resolve(argv: string[]): { command: Command; args: string[] } | undefined {
   const [group, sub, ...rest] = argv;
@@ -74,10 +106,19 @@ export async function runCli(
   env: Record<string, string | undefined> = process.env,
   services?: Services,
 ): Promise<number> {
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    io.out(`receipts ${version()}`);
+    return 0;
+  }
   // offline verification needs no configuration, store or service
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   // neither does monitoring a served log
   if (argv[0] === 'log' && argv[1] === 'verify') return logVerifyCommand(argv.slice(2), io);
+  if (argv[0] !== 'help' && (argv.includes('--help') || argv.includes('-h'))) {
+    const help = commandHelp(argv);
+    (help ? io.out : io.err)(help ?? USAGE);
+    return help ? 0 : 2;
+  }
   const resolved = resolve(argv);
   if (!resolved) {
     (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? io.out : io.err)(USAGE);
@@ -96,6 +137,9 @@ export async function runCli(
   } catch (err) {
     if (err instanceof CliError) {
       io.err(`error: ${err.message}`);
+      // a usage error: show what the command takes
+      const help = err.exitCode === 2 ? commandHelp(argv) : undefined;
+      if (help) io.err(help);
       return err.exitCode;
     }
     if (err instanceof DataDirLockedError && !services) {

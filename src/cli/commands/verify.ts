@@ -170,7 +170,11 @@ export async function verifyCommand(args: string[], io: CliIo): Promise<number> 
     bytes = new Uint8Array(fs.readFileSync(o.file));
   } catch (err) {
     const message = err instanceof Usage ? err.message : (err as Error).message;
-    if (message) io.err(`error: ${message}`);
+    if (!message && err instanceof Usage) {
+      io.out(VERIFY_USAGE); // --help
+      return 0;
+    }
+    io.err(`error: ${message}`);
     io.err(VERIFY_USAGE);
     return 2;
   }
