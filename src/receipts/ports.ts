@@ -46,6 +46,18 @@ export interface ReceiptSummary {
   anchored: boolean;
 }
 
+/** GET /receipts filters; each one set narrows the list. */
+export interface ListFilters {
+  status?: 'clean' | 'compliance_gap' | 'failure' | 'revoked' | undefined;
+  decision?: Decision | undefined;
+  bundleId?: string | undefined;
+  /** `sha256:<hex>`. */
+  docHash?: string | undefined;
+  externalId?: string | undefined;
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
+}
+
 export interface ReceiptPage {
   items: ReceiptSummary[];
   nextCursor: string | undefined;
@@ -61,8 +73,13 @@ export interface ReceiptStore {
   findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined>;
   /** Any tenant's receipt with this `sha256:` hash (the public status endpoint), or undefined. */
   findByHash(receiptHash: string): Promise<ReceiptRecord | undefined>;
-  /** Newest first, keyset-paged: no duplicates or gaps across inserts. */
-  list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage>;
+  /** Newest first, keyset-paged: no duplicates or gaps across inserts; filters combine (and). */
+  list(
+    tenant: string,
+    limit: number,
+    cursor: string | undefined,
+    filters?: ListFilters,
+  ): Promise<ReceiptPage>;
 }
 
 export interface NotaryStore {

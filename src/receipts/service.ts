@@ -13,7 +13,7 @@ import type { Signer } from './signer.js';
 import { ReceiptError, receiptNotFound } from './errors.js';
 import type { ReceiptIssuer } from './issuance.js';
 import type { KeyRingSource } from './keyring.js';
-import type { ReceiptPage, ReceiptRecord, ReceiptStores } from './ports.js';
+import type { ListFilters, ReceiptPage, ReceiptRecord, ReceiptStores } from './ports.js';
 import { anchorStateOf, revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
 import { verifyReceipt } from './verify.js';
@@ -86,8 +86,13 @@ export class ReceiptService {
     return this.deps.stores.receipts.findByExternalId(tenant, externalId);
   }
 
-  list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage> {
-    return this.deps.stores.receipts.list(tenant, limit, cursor);
+  list(
+    tenant: string,
+    limit: number,
+    cursor: string | undefined,
+    filters: ListFilters = {},
+  ): Promise<ReceiptPage> {
+    return this.deps.stores.receipts.list(tenant, limit, cursor, filters);
   }
 
   /**

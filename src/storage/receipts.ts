@@ -4,6 +4,7 @@ import type { Decision } from '../contract/common.js';
 import type {
   InsertResult,
   NewReceipt,
+  ListFilters,
   ReceiptPage,
   ReceiptRecord,
   ReceiptStore,
@@ -223,7 +224,12 @@ export class ReceiptRepository implements ReceiptStore {
   }
 
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */
-  async list(tenant: string, limit: number, cursor: string | undefined): Promise<ReceiptPage> {
+  async list(
+    tenant: string,
+    limit: number,
+    cursor: string | undefined,
+    filters: ListFilters = {},
+  ): Promise<ReceiptPage> {
     const after = decodeCursor(cursor);
     const query = this.knex('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
@@ -246,6 +252,7 @@ export class ReceiptRepository implements ReceiptStore {
       ])
       .limit(limit + 1);
     if (after) query.whereRaw('(r.created_at, r.id) < (?::timestamptz, ?::uuid)', after);
+    applyFilters(query, filters);
     const rows = (await query) as SummaryRow[];
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -261,4 +268,23 @@ export class ReceiptRepository implements ReceiptStore {
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined,
     };
   }
+}
+
+const REVOKED = '(r.revoked_at is not null or v.receipt_id is not null or rl.seq is not null)';
+const DECISION_OF_STATUS = { clean: 'ALLOW', compliance_gap: 'FLAG', failure: 'BLOCK' } as const;
+
+/** The list filters as SQL conditions (each served by an index of migration 011). */
+function applyFilters(query: Knex.QueryBuilder, f: ListFilters): void {
+  if (f.decision) query.whereRaw(`r.body->>'decision' = ?`, [f.decision]);
+  if (f.status === 'revoked') query.whereRaw(REVOKED);
+  else if (f.status) {
+    query
+      .whereRaw(`r.body->>'decision' = ?`, [DECISION_OF_STATUS[f.status]])
+      .whereRaw(`not ${REVOKED}`);
+  }
+  if (f.bundleId) query.whereRaw(`r.body->'subject'->>'bundleId' = ?`, [f.bundleId]);
+  if (f.docHash) query.whereRaw(`r.body->'subject'->>'docHash' = ?`, [f.docHash]);
+  if (f.externalId) query.where('r.external_id', f.externalId);
+  if (f.createdAfter) query.where('r.created_at', '>', f.createdAfter);
+  if (f.createdBefore) query.where('r.created_at', '<', f.createdBefore);
 }

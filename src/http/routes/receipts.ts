@@ -59,21 +59,30 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       summary: 'List recent receipts, newest first',
       description:
         'Paged with ?limit= (default 50, max 200) and ?cursor=. The cursor for the next page is ' +
-        'returned in the x-next-cursor header (and a Link rel="next" header); no header means ' +
-        'this is the last page.',
+        'returned in the x-next-cursor header (and a Link rel="next" header, filters kept); no ' +
+        'header means this is the last page. Filters (combined): status, decision, bundleId, ' +
+        'docHash, externalId, createdAfter, createdBefore; a value that cannot match is ignored, ' +
+        'never a 400.',
       security: [{ apiKey: [] }],
       querystring: ListQuery,
       response: { 200: z.array(ReceiptListItem), ...errorResponses(401, 403, 429, 503) },
     },
     handler: async (request, reply) => {
-      const { limit, cursor } = request.query;
-      const page = await app.services.receipts.list(principalOf(request).tenant, limit, cursor);
+      const { limit, cursor, ...filters } = request.query;
+      const page = await app.services.receipts.list(
+        principalOf(request).tenant,
+        limit,
+        cursor,
+        filters,
+      );
       if (page.nextCursor) {
         reply.header('x-next-cursor', page.nextCursor);
-        reply.header(
-          'link',
-          `</api/v1/receipts?limit=${limit}&cursor=${page.nextCursor}>; rel="next"`,
-        );
+        const next = new URLSearchParams({ limit: String(limit), cursor: page.nextCursor });
+        for (const [name, value] of Object.entries(filters)) {
+          if (value !== undefined)
+            next.set(name, value instanceof Date ? value.toISOString() : value);
+        }
+        reply.header('link', `</api/v1/receipts?${next.toString()}>; rel="next"`);
       }
       return page.items.map(listItemOf);
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ListFilters } from '../../receipts/ports.js';
 
 export const ReceiptIdParams = z.object({
   receiptId: z.uuid().describe('Receipt id (uuid)'),
@@ -18,4 +19,36 @@ export const ListQuery = z.object({
     return Number.isFinite(n) ? Math.min(200, Math.max(1, n)) : 50;
   }),
   cursor: lenientString.describe('Opaque cursor from the previous page (x-next-cursor header)'),
+  status: lenientString
+    .describe('clean, compliance_gap, failure or revoked (other values are ignored)')
+    .transform((v) => (v && STATUSES.has(v) ? (v as ListFilters['status']) : undefined)),
+  decision: lenientString
+    .describe('ALLOW, FLAG or BLOCK (other values are ignored)')
+    .transform((v) => (v && DECISIONS.has(v) ? (v as ListFilters['decision']) : undefined)),
+  bundleId: lenientString.describe('RON receipts of this bundleId').transform(bounded),
+  docHash: lenientString
+    .describe('RON receipts of this document: sha256:<hex> or the 64 hex digits')
+    .transform((v) => {
+      const hex = v?.replace(/^sha256:/, '').toLowerCase();
+      return hex && /^[0-9a-f]{64}$/.test(hex) ? `sha256:${hex}` : undefined;
+    }),
+  externalId: lenientString.describe('The CI receipt of this externalId').transform(bounded),
+  createdAfter: lenientString.describe('RFC 3339 time: receipts created after it').transform(time),
+  createdBefore: lenientString
+    .describe('RFC 3339 time: receipts created before it')
+    .transform(time),
 });
+
+const STATUSES = new Set(['clean', 'compliance_gap', 'failure', 'revoked']);
+const DECISIONS = new Set(['ALLOW', 'FLAG', 'BLOCK']);
+
+/** A filter value longer than any stored id cannot match: ignored, like other odd values. */
+function bounded(value: string | undefined): string | undefined {
+  return value && value.length <= 256 ? value : undefined;
+}
+
+function time(value: string | undefined): Date | undefined {
+  if (!value || value.length > 64 || !/^\d{4}-\d{2}-\d{2}T/.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : new Date(at);
+}

@@ -9,6 +9,7 @@ import * as m007 from './007_receipt_hash_index.js';
 import * as m008 from './008_log_entry_formats.js';
 import * as m009 from './009_witnesses.js';
 import * as m010 from './010_tenant_policies.js';
+import * as m011 from './011_receipt_list_filters.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '008_log_entry_formats': m008,
   '009_witnesses': m009,
   '010_tenant_policies': m010,
+  '011_receipt_list_filters': m011,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
