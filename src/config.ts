@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { parseWitness, type Witness } from './anchoring/witness/cosignature.js';
 import { ServiceError } from './errors.js';
 import { z } from 'zod';
@@ -226,8 +228,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * The GitHub App, enabled by APP_ID, WEBHOOK_SECRET and PRIVATE_KEY (or PRIVATE_KEY_PATH)
+ * together. None of them: disabled (the /probot setup page can register one). Some but not all:
+ * a configuration error naming what is missing, rather than an app silently switched off.
+ */
 function githubConfig(e: z.infer<typeof EnvSchema>): GitHubAppConfig | undefined {
-  if (!e.APP_ID || !e.WEBHOOK_SECRET || !(e.PRIVATE_KEY || e.PRIVATE_KEY_PATH)) return undefined;
+  const given = {
+    APP_ID: Boolean(e.APP_ID),
+    WEBHOOK_SECRET: Boolean(e.WEBHOOK_SECRET),
+    'PRIVATE_KEY or PRIVATE_KEY_PATH': Boolean(e.PRIVATE_KEY || e.PRIVATE_KEY_PATH),
+  };
+  const missing = Object.entries(given)
+    .filter(([, set]) => !set)
+    .map(([name]) => name);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0 || !e.APP_ID || !e.WEBHOOK_SECRET) {
+    throw new ConfigError(
+      `the GitHub App is partly configured: set ${missing.join(', ')} too, or unset the others`,
+    );
+  }
   return {
     appId: e.APP_ID,
     privateKey: e.PRIVATE_KEY,
@@ -297,4 +317,22 @@ function oidcIssuers(raw: string): string[] {
       }
       return issuer;
     });
+}
+
+/**
+ * Loads `ENV_FILE` (default `./.env`, where the /probot setup writes the app's credentials) into
+ * `env` when the file exists: variables already set win over the file. Returns the file loaded.
+ */
+export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const file = path.resolve(env.ENV_FILE || '.env');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const [name, value] of Object.entries(parseEnv(text))) {
+    if (env[name] === undefined) env[name] = value;
+  }
+  return file;
 }

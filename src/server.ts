@@ -1,13 +1,15 @@
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, loadEnvFile } from './config.js';
 
 /** Entry point: parse config, build the app, listen, drain on SIGTERM/SIGINT. */
 async function main() {
   // Every file this process creates (embedded store, lock, admin socket, generated keys) is
   // private to its user, whatever the mode of an existing DATA_DIR.
   process.umask(0o077);
+  const envFile = loadEnvFile();
   const config = loadConfig();
   const app = await buildApp({ config });
+  if (envFile) app.log.info({ envFile }, 'loaded variables from the env file (set ones win)');
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

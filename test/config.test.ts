@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, loadEnvFile } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('passes DATABASE_QUERY_TIMEOUT_MS and the pool size to the PostgreSQL store', () => {
@@ -15,5 +18,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '5' })).toThrow(
       /DATABASE_QUERY_TIMEOUT_MS/,
     );
+  });
+});
+
+describe('GitHub App configuration', () => {
+  it('a partial configuration stops start-up, naming what is missing', () => {
+    expect(() => loadConfig({ APP_ID: '12', WEBHOOK_SECRET: 's' })).toThrow(
+      /partly configured: set PRIVATE_KEY or PRIVATE_KEY_PATH too/,
+    );
+    expect(() => loadConfig({ PRIVATE_KEY: 'k' })).toThrow(/set APP_ID, WEBHOOK_SECRET too/);
+    expect(loadConfig({}).github).toBeUndefined();
+  });
+});
+
+describe('ENV_FILE / .env', () => {
+  it('loads the file when it exists; variables already set win', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'env-file-'));
+    const file = path.join(dir, 'app.env');
+    fs.writeFileSync(
+      file,
+      'PORT=4321\nLOG_LEVEL=debug\n# a comment\nPUBLIC_URL="https://r.example"\n',
+    );
+    const env: NodeJS.ProcessEnv = { ENV_FILE: file, LOG_LEVEL: 'warn' };
+    expect(loadEnvFile(env)).toBe(file);
+    expect(env).toMatchObject({ PORT: '4321', LOG_LEVEL: 'warn', PUBLIC_URL: 'https://r.example' });
+    expect(loadConfig(env)).toMatchObject({ port: 4321, publicUrl: 'https://r.example' });
+    expect(loadEnvFile({ ENV_FILE: path.join(dir, 'absent.env') })).toBeUndefined();
   });
 });
