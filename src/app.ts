@@ -12,6 +12,7 @@ import githubAppPlugin from './github/plugin.js';
 import authPlugin from './http/plugins/auth.js';
 import errorsPlugin, { clientErrorHandler, malformedUrlHandler } from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
+import metricsPlugin from './http/plugins/metrics.js';
 import openapiPlugin from './http/plugins/openapi.js';
 import sealerPlugin from './http/plugins/sealer.js';
 import servicesPlugin from './http/plugins/services.js';
@@ -129,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     insertBatch: config.issueBatchMax,
   });
   await app.register(authPlugin);
+  await app.register(metricsPlugin, { config });
   await app.register(servicesPlugin, { config });
   await app.register(sealerPlugin);
   await openAdminChannel(app, config);

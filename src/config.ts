@@ -54,6 +54,12 @@ const EnvSchema = z.object({
   LOG_PUBLIC: boolWithDefault(true),
   LOG_RATE_LIMIT_MAX: intWithDefault(3_000, 1),
   WITNESSES: optionalString,
+  METRICS_TOKEN: optionalString,
+  METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
+  METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   WITNESS_QUORUM: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).optional()),
   WITNESS_TIMEOUT_MS: intWithDefault(10_000, 100),
   ISSUER_CLOCK_SKEW_SECONDS: intWithDefault(300, 1),
@@ -127,6 +133,8 @@ export interface Config {
   logPublic: boolean;
   /** Requests per window per client address on /log/ (a monitor reads two per 256 entries). */
   logRateLimitMax: number;
+  /** Prometheus metrics: GET /metrics with this bearer token, and/or a listener of their own. */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   /** Witnesses asked to cosign each checkpoint (c2sp.org/tlog-witness), and how many must. */
   witnesses: { list: Witness[]; quorum: number; timeoutMs: number };
   issuerClockSkewSeconds: number;
@@ -205,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.LOG_ORIGIN ??
       (e.PUBLIC_URL ? logPrefixOrigin(e.PUBLIC_URL) : 'verification-receipt-service/receipts-log'),
     logPublic: e.LOG_PUBLIC,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     witnesses: witnessesOf(e.WITNESSES, e.WITNESS_QUORUM, e.WITNESS_TIMEOUT_MS),
     logRateLimitMax: e.LOG_RATE_LIMIT_MAX,
     issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,

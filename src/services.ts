@@ -3,6 +3,7 @@ import { consistencyProof } from './anchoring/proofs.js';
 import type { NoteSigner } from './anchoring/signed-note.js';
 import { Witnessing } from './anchoring/witness/witnessing.js';
 import type { Config } from './config.js';
+import type { Decision } from './contract/common.js';
 import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
 import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
@@ -39,6 +40,8 @@ export interface ServiceOptions {
   loadSigner?: boolean;
   /** Load the screening lists; commands that issue nothing skip it. Default true. */
   loadScreening?: boolean;
+  /** Told the decision of every receipt this process issues (metrics). */
+  onIssued?: (decision: Decision) => void;
 }
 
 export async function createServices(
@@ -79,6 +82,7 @@ export async function createServices(
     screening,
     signer,
     trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],
+    ...(options.onIssued ? { onIssued: options.onIssued } : {}),
   });
   const receipts = new ReceiptService({
     stores,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CiVerificationRequest } from '../contract/ci.js';
+import type { Decision } from '../contract/common.js';
 import type { VerificationRequest } from '../contract/verification.js';
 import { canonicalJson, sha256Digest } from './canonical.js';
 import { runCiChecks } from './checks/ci.js';
@@ -23,6 +24,8 @@ export interface IssuanceDeps {
   signer: Signer | undefined;
   trustedEvents: string[];
   now?: () => Date;
+  /** Told the decision of each receipt stored (not of an idempotent repeat). */
+  onIssued?: (decision: Decision) => void;
 }
 
 export const CI_POLICY_PROFILE = 'ci-provenance-v1';
@@ -160,6 +163,7 @@ export class ReceiptIssuer {
       logEntry,
     });
     if (result === 'duplicate_external_id') return undefined;
+    this.deps.onIssued?.(receipt.decision);
     return {
       id: receipt.receiptId,
       tenant,

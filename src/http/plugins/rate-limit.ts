@@ -59,11 +59,13 @@ export async function registerRateLimit(
       const parsed = typeof header === 'string' ? parseToken(header) : undefined;
       return parsed ? `key:${parsed.keyId}` : `ip:${request.ip}`;
     },
-    errorResponseBuilder: (_request, context) =>
-      new ApiError('rate_limited', `rate limit exceeded, retry in ${context.after}`, {
+    errorResponseBuilder: (_request, context) => {
+      app.metrics?.rateLimited(opts.bucket ?? (opts.byAddress ? 'public' : 'api'));
+      return new ApiError('rate_limited', `rate limit exceeded, retry in ${context.after}`, {
         limit: context.max,
         retryAfterSeconds: Math.ceil(context.ttl / 1000),
-      }),
+      });
+    },
   });
   const failures = app.createRateLimit({
     keyGenerator: (request: FastifyRequest) => `authfail:${request.ip}`,
@@ -71,6 +73,7 @@ export async function registerRateLimit(
   return async function authenticateLimited(request, reply) {
     const before = await failures(request, { increment: false });
     if (!before.isAllowed && before.remaining === 0) {
+      app.metrics?.rateLimited('failed-auth');
       void reply.header('retry-after', before.ttlInSeconds);
       throw new ApiError('rate_limited', 'too many failed authentications from this address', {
         limit: before.max,

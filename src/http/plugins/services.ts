@@ -16,7 +16,9 @@ declare module 'fastify' {
  */
 export default fp(
   async function services(app: FastifyInstance, opts: { config: Config }) {
-    const services = await createServices(opts.config, app.repos);
+    const services = await createServices(opts.config, app.repos, {
+      onIssued: (decision) => app.metrics.issued(decision),
+    });
     const registered = await services.registerSigner();
     if (!registered) app.log.warn('SIGNING_DISABLED=true: receipts are issued unsigned');
     else if (registered.retired) {
@@ -47,5 +49,5 @@ export default fp(
     );
     app.decorate('services', services);
   },
-  { name: 'services', dependencies: ['storage'] },
+  { name: 'services', dependencies: ['storage', 'metrics'] },
 );

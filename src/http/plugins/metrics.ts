@@ -1,0 +1,153 @@
+import http from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Config } from '../../config.js';
+import type { Decision } from '../../contract/common.js';
+import { ApiError } from '../api-error.js';
+
+/** What the rest of the app reports to the metrics (no-ops when metrics are off). */
+export interface Metrics {
+  readonly registry: Registry;
+  issued(decision: Decision): void;
+  rateLimited(bucket: string): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+/**
+ * Prometheus metrics (prom-client, text format 0.0.4): request counts and latency per route and
+ * status, receipts issued by decision, sealer lag (entries waiting, age of the latest
+ * checkpoint), store pool use, rate-limit rejections, and the process defaults (CPU, memory,
+ * event-loop lag). Reachable only as configured: `GET /metrics` with `Authorization: Bearer
+ * <METRICS_TOKEN>`, and/or a listener of its own on METRICS_PORT (METRICS_HOST, default
+ * 127.0.0.1). Neither set: nothing is exposed (counters still run, at no cost worth measuring).
+ */
+export default fp(
+  async function metrics(app: FastifyInstance, opts: { config: Config }) {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    const latency = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    const issued = new Counter({
+      name: 'receipts_issued_total',
+      help: 'Receipts issued by this process, by decision',
+      labelNames: ['decision'],
+      registers: [registry],
+    });
+    const limited = new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests answered 429, by limiter',
+      labelNames: ['bucket'],
+      registers: [registry],
+    });
+    app.decorate('metrics', {
+      registry,
+      issued: (decision: Decision) => issued.inc({ decision }),
+      rateLimited: (bucket: string) => limited.inc({ bucket }),
+    } satisfies Metrics);
+
+    app.addHook('onResponse', async (request, reply) => {
+      // the route pattern, never the raw URL: bounded label values
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      };
+      requests.inc(labels);
+      latency.observe(labels, reply.elapsedTime / 1000);
+    });
+
+    app.addHook('onReady', async () => registerStoreGauges(app, registry));
+    exposeRoute(app, registry, opts.config.metrics.token);
+    await exposePort(app, registry, opts.config.metrics);
+  },
+  { name: 'metrics' },
+);
+
+/** Sealer lag and pool use, read at scrape time. */
+function registerStoreGauges(app: FastifyInstance, registry: Registry): void {
+  const { anchoring } = app.services;
+  new Gauge({
+    name: 'log_pending_entries',
+    help: 'Log entries waiting for the next seal',
+    registers: [registry],
+    async collect() {
+      this.set(await app.repos.log.pendingCount());
+    },
+  });
+  new Gauge({
+    name: 'log_checkpoint_age_seconds',
+    help: 'Age of the latest signed checkpoint (-1 before the first)',
+    registers: [registry],
+    async collect() {
+      const latest = await anchoring.checkpoint().catch(() => undefined);
+      this.set(latest ? (Date.now() - Date.parse(latest.createdAt)) / 1000 : -1);
+    },
+  });
+  const pool = (app.db.knex.client as { pool?: PoolLike }).pool;
+  new Gauge({
+    name: 'store_pool_connections',
+    help: 'Store connections by state (PostgreSQL pool; the embedded store has one)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      if (!pool) return;
+      this.set({ state: 'used' }, pool.numUsed());
+      this.set({ state: 'free' }, pool.numFree());
+      this.set({ state: 'pending' }, pool.numPendingAcquires());
+    },
+  });
+}
+
+interface PoolLike {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+function exposeRoute(app: FastifyInstance, registry: Registry, token: string | undefined): void {
+  if (!token) return;
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (request.headers.authorization !== `Bearer ${token}`) {
+      throw new ApiError('unauthorized', 'metrics need Authorization: Bearer <METRICS_TOKEN>');
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}
+
+async function exposePort(
+  app: FastifyInstance,
+  registry: Registry,
+  opts: Config['metrics'],
+): Promise<void> {
+  if (opts.port === undefined) return;
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => res.writeHead(503).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host, resolve));
+  app.log.info({ port: opts.port, host: opts.host }, 'metrics listening');
+  app.addHook('onClose', async () => new Promise<void>((resolve) => server.close(() => resolve())));
+}
