@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { loadConfig, loadEnvFile } from './config.js';
+import { githubStatus } from './http/plugins/services.js';
 
 /** Entry point: parse config, build the app, listen, drain on SIGTERM/SIGINT. */
 async function main() {
@@ -25,7 +26,27 @@ async function main() {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  const url = await app.listen({ port: config.port, host: config.host });
+  if (process.stdout.isTTY) process.stderr.write(`${banner(app, url)}\n`);
+}
+
+/** The human start-up summary, for a terminal (the JSON log has the same facts). */
+function banner(app: Awaited<ReturnType<typeof buildApp>>, url: string): string {
+  const { config, signer, signingKey, anchoring } = app.services;
+  const key = signer
+    ? `${signer.kid}${signingKey?.generated ? ` (generated now, ${signingKey.file})` : ''}`
+    : 'none (SIGNING_DISABLED)';
+  return [
+    `verification receipt service listening on ${url}`,
+    `  store      ${config.store.kind === 'embedded' ? `embedded, ${config.dataDir}` : 'PostgreSQL'}`,
+    `  signing    ${key}`,
+    `  log        ${config.logOrigin} (vkey ${anchoring.verifierKey ?? 'none'})`,
+    `  GitHub App ${githubStatus(config)}`,
+    `  open       ${url}/docs (API), ${url}/verify (verify a receipt)`,
+    ...(config.publicUrl
+      ? []
+      : ['  warning    PUBLIC_URL is not set: links and QR codes are relative']),
+  ].join('\n');
 }
 
 main().catch((err: unknown) => {

@@ -26,6 +26,8 @@ export interface Services {
   stores: Repositories;
   /** Undefined when SIGNING_DISABLED=true (or a CLI command that signs nothing). */
   signer: Signer | undefined;
+  /** Where the signing key came from, and whether this start generated it. */
+  signingKey: { file: string | undefined; generated: boolean } | undefined;
   /** The trusted signing keys (chain of trust), for verification and the JWKS. */
   keyTrust(): Promise<KeyTrust>;
   keyRing: KeyRingSource;
@@ -49,10 +51,10 @@ export async function createServices(
   stores: Repositories,
   options: ServiceOptions = {},
 ): Promise<Services> {
-  const signer =
-    options.loadSigner === false || config.signing.disabled
-      ? undefined
-      : createSigner(loadKeySource(config).pem);
+  const source =
+    options.loadSigner === false || config.signing.disabled ? undefined : loadKeySource(config);
+  const signer = source ? createSigner(source.pem) : undefined;
+  const signingKey = source ? { file: source.file, generated: source.generated } : undefined;
   const screening = await ScreeningLists.load(
     options.loadScreening === false ? undefined : config.screeningListsDir,
   );
@@ -96,7 +98,17 @@ export async function createServices(
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
-  return { config, stores, signer, keyTrust, keyRing, anchoring, receipts, registerSigner };
+  return {
+    config,
+    stores,
+    signer,
+    signingKey,
+    keyTrust,
+    keyRing,
+    anchoring,
+    receipts,
+    registerSigner,
+  };
 }
 
 /**

@@ -36,4 +36,15 @@ describe('start-up log', () => {
     const lines = await startupLines({ PUBLIC_URL: 'https://receipts.example.com' });
     expect(lines.some((l) => String(l.msg).startsWith('PUBLIC_URL is not set'))).toBe(false);
   });
+
+  it('says when the signing key was generated now, where, and why the GitHub App is off', async () => {
+    const first = await startupLines({ SIGNING_KEY: '' });
+    const info = first.find((l) => String(l.msg).startsWith('receipts signed with this key'));
+    expect(info).toMatchObject({ keyGenerated: true });
+    expect(String(info?.keyFile)).toMatch(/signing-key\.pem$/);
+    expect(String(info?.githubApp)).toMatch(/^disabled: APP_ID, WEBHOOK_SECRET and PRIVATE_KEY/);
+    const given = await startupLines({});
+    const again = given.find((l) => String(l.msg).startsWith('receipts signed with this key'));
+    expect(again).toMatchObject({ keyGenerated: false });
+  });
 });

@@ -41,9 +41,12 @@ export default fp(
     app.log.info(
       {
         kid: services.signer?.kid,
+        keyGenerated: services.signingKey?.generated ?? false,
+        keyFile: services.signingKey?.file,
         store: opts.config.store.kind === 'embedded' ? opts.config.dataDir : 'postgres',
         logOrigin: opts.config.logOrigin,
         noteVerifierKey: services.anchoring.verifierKey,
+        githubApp: githubStatus(opts.config),
       },
       'receipts signed with this key; verify page at /verify, API docs at /docs',
     );
@@ -51,3 +54,10 @@ export default fp(
   },
   { name: 'services', dependencies: ['storage', 'metrics'] },
 );
+
+/** Whether the GitHub App runs, and if not why (a partial configuration never gets here). */
+export function githubStatus(config: Config): string {
+  return config.github
+    ? `enabled (app ${config.github.appId})`
+    : 'disabled: APP_ID, WEBHOOK_SECRET and PRIVATE_KEY are unset (register one at /probot)';
+}
