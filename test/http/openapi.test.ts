@@ -43,9 +43,21 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('serves Swagger UI at /docs', async () => {
+  it('serves Swagger UI at /docs, under the service title', async () => {
     const res = await ctx.app.inject({ url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('swagger');
+    expect(res.body).toContain('<title>Verification Receipt Service API</title>');
+  });
+
+  it('has one schema per contract type, no identical *Input twin', async () => {
+    const doc = (await ctx.app.inject({ url: '/openapi.json' })).json();
+    const names = Object.keys(doc.components.schemas);
+    expect(names).toContain('VerificationRequest');
+    for (const name of names.filter((n) => n.endsWith('Input'))) {
+      const twin = doc.components.schemas[name.slice(0, -5)];
+      expect(JSON.stringify(doc.components.schemas[name])).not.toBe(JSON.stringify(twin));
+    }
+    expect(JSON.stringify(doc)).not.toContain('Input"');
   });
 });

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { mergeSchemaTwins } from '../openapi-twins.js';
 
 /**
  * OpenAPI 3.0.3 (contract version 1.1.0) generated from the zod schemas the routes validate
@@ -34,9 +35,17 @@ export default fp(
         ],
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (document) => {
+        const generated = jsonSchemaTransformObject(document);
+        return mergeSchemaTwins(
+          generated as Parameters<typeof mergeSchemaTwins>[0],
+        ) as typeof generated;
+      },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      theme: { title: 'Verification Receipt Service API' },
+    });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi' },
