@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, ExternalReceiptStatus } from './common.js';
 import { bounded, HttpUrl, LIMITS } from './limits.js';
+import { CI_REQUEST_EXAMPLE, CI_RESPONSE_EXAMPLE } from './examples.js';
 
 /** §2.13 workflow-event adapter request: no additional properties at any level. */
 export const CiVerificationRequest = z
@@ -21,7 +22,7 @@ export const CiVerificationRequest = z
     provenance: z.strictObject({ eventName: bounded(LIMITS.name, 1) }),
     detailsUrl: HttpUrl.optional(),
   })
-  .meta({ id: 'CiVerificationRequest' });
+  .meta({ id: 'CiVerificationRequest', example: CI_REQUEST_EXAMPLE });
 export type CiVerificationRequest = z.infer<typeof CiVerificationRequest>;
 
 /** §2.13 adapter response: no additional properties. */
@@ -37,5 +38,5 @@ export const CiVerificationResponse = z
     provenanceNote: z.string().optional(),
     detailsUrl: z.url().optional(),
   })
-  .meta({ id: 'CiVerificationResponse' });
+  .meta({ id: 'CiVerificationResponse', example: CI_RESPONSE_EXAMPLE });
 export type CiVerificationResponse = z.infer<typeof CiVerificationResponse>;

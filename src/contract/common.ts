@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ANCHOR_STATE_EXAMPLE, ERROR_RESPONSE_EXAMPLE } from './examples.js';
 
 /** Shared pieces of the interface spec (../shared/spec/verification-receipt-service.md §2). */
 
@@ -8,7 +9,7 @@ export const ErrorResponse = z
     message: z.string().optional().describe('Human-readable explanation'),
     details: z.unknown().optional().describe('Validation issues or request context'),
   })
-  .meta({ id: 'ErrorResponse' });
+  .meta({ id: 'ErrorResponse', example: ERROR_RESPONSE_EXAMPLE });
 
 export const ExternalReceiptStatus = z
   .enum(['clean', 'failure', 'revoked', 'compliance_gap'])
@@ -69,7 +70,7 @@ export const AnchorState = z
       .optional()
       .describe('With WITNESSES configured: the checkpoint has a quorum of witness cosignatures'),
   })
-  .meta({ id: 'AnchorState' });
+  .meta({ id: 'AnchorState', example: ANCHOR_STATE_EXAMPLE });
 export type AnchorState = z.infer<typeof AnchorState>;
 
 export const RevocationState = z

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { Decision, DateTime, ExternalReceiptStatus } from './common.js';
+import {
+  RECEIPT_LIST_ITEM_EXAMPLE,
+  REVOCATION_RESPONSE_EXAMPLE,
+  VERIFICATION_STATUS_EXAMPLE,
+} from './examples.js';
 
 /** §2.8 VerificationStatus: no additional properties. */
 export const VerificationStatus = z
@@ -20,7 +25,7 @@ export const VerificationStatus = z
       .describe('alg and kid of the stored signature; null for a legacy unsigned receipt'),
     revoked: z.boolean(),
   })
-  .meta({ id: 'VerificationStatus' });
+  .meta({ id: 'VerificationStatus', example: VERIFICATION_STATUS_EXAMPLE });
 export type VerificationStatus = z.infer<typeof VerificationStatus>;
 
 /** §2.11 RevocationResponse: no additional properties. */
@@ -30,7 +35,7 @@ export const RevocationResponse = z
     result: z.enum(['REVOKED', 'ALREADY_REVOKED']),
     issuerId: z.string().optional(),
   })
-  .meta({ id: 'RevocationResponse' });
+  .meta({ id: 'RevocationResponse', example: REVOCATION_RESPONSE_EXAMPLE });
 
 /** §2.12 ReceiptListItem: no additional properties, all fields required. */
 export const ReceiptListItem = z
@@ -42,4 +47,4 @@ export const ReceiptListItem = z
     anchorStatus: z.string(),
     revoked: z.boolean(),
   })
-  .meta({ id: 'ReceiptListItem' });
+  .meta({ id: 'ReceiptListItem', example: RECEIPT_LIST_ITEM_EXAMPLE });

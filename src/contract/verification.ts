@@ -9,6 +9,7 @@ import {
   RevocationState,
 } from './common.js';
 import { bounded, LIMITS } from './limits.js';
+import { VERIFICATION_REQUEST_EXAMPLE, VERIFICATION_RESPONSE_EXAMPLE } from './examples.js';
 
 /** §2.1 VerificationRequest: additional properties are rejected at every level. */
 
@@ -58,7 +59,7 @@ export const VerificationRequest = z
       .optional(),
     timestamp: DateTime.max(LIMITS.timestamp).optional(),
   })
-  .meta({ id: 'VerificationRequest' });
+  .meta({ id: 'VerificationRequest', example: VERIFICATION_REQUEST_EXAMPLE });
 export type VerificationRequest = z.infer<typeof VerificationRequest>;
 
 /** §2.5 StoredReceipt: the signed document. Extra fields are allowed by the spec. */
@@ -90,7 +91,7 @@ export const VerificationResponse = z
     anchor: AnchorState,
     revocation: RevocationState,
   })
-  .meta({ id: 'VerificationResponse' });
+  .meta({ id: 'VerificationResponse', example: VERIFICATION_RESPONSE_EXAMPLE });
 
 /** §2.4 VerificationReceipt: the response fields plus the stored receipt views. */
 export const VerificationReceipt = VerificationResponse.extend({

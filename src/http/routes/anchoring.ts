@@ -5,6 +5,7 @@ import { AnchorState } from '../../contract/common.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
+import { LOG_CHECKPOINT_EXAMPLE } from '../../contract/examples.js';
 
 const CheckpointResponse = z
   .strictObject({
@@ -14,7 +15,7 @@ const CheckpointResponse = z
     checkpoint: z.string().describe('C2SP signed note (tlog-checkpoint)'),
     createdAt: z.string(),
   })
-  .meta({ id: 'LogCheckpoint' });
+  .meta({ id: 'LogCheckpoint', example: LOG_CHECKPOINT_EXAMPLE });
 
 const ConsistencyQuery = z.object({
   from: z.coerce.number().int().min(1).describe('Smaller tree size (a published checkpoint)'),
