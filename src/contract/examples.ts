@@ -150,3 +150,141 @@ export const ERROR_RESPONSE_EXAMPLE = {
     },
   ],
 } as const;
+export const VERIFICATION_RECEIPT_EXAMPLE = {
+  receiptVersion: '1.0',
+  status: 'compliance_gap',
+  decision: 'FLAG',
+  reasons: ['document_not_provided'],
+  receiptId: '94f0cb87-1186-473b-9495-6257bd0398e3',
+  receiptHash: 'sha256:cf16fa66b513cb40e011195a08b24b4dcb82b42b50c8cefa76b6b984f6c3b519',
+  receiptSignature: {
+    alg: 'EdDSA',
+    kid: '4X-_1cWrd0DZn0IYmGMPTWaFWYxrp1uN4HiKF9D4aaM',
+    signature:
+      'cverLALF_c8BjYBQ5vS7cvwhuCk9E4aK1VY0hpD55bq1NzCcVmfJ_7RRDn0SZkvroU9f10asKrjK_wNL61aTCg',
+  },
+  anchor: {
+    status: 'PENDING',
+    note: 'no proof artifact: resubmit with doc.pdfBase64 for this document to be anchored',
+  },
+  revocation: {
+    status: 'ACTIVE',
+  },
+  receipt: {
+    receiptVersion: '1.0',
+    receiptId: '94f0cb87-1186-473b-9495-6257bd0398e3',
+    createdAt: '2026-11-24T19:52:18.307Z',
+    policyProfile: 'ron-standard-v1',
+    inputsCommitment: 'sha256:765ce64ddf2b83d7b788eed106026249cc514676db698468fed8c96423b6da3a',
+    checks: [
+      {
+        checkId: 'doc.hash',
+        status: 'WARN',
+        details:
+          'no document bytes (doc.pdfBase64) supplied; declared sha256:361644707eb79a6695916a4d12ff77be66dcea3518ff76fbe68f39b78674be90 could not be recomputed',
+      },
+      {
+        checkId: 'ron.seal',
+        status: 'PASS',
+        details:
+          'SIM-ECDSA-v1 seal of notary "N-1001": ES256 signature valid with the registered key; notaryId, commissionState and docHash claims match the request; issued 2026-11-24T19:52:18.000Z',
+      },
+      {
+        checkId: 'ron.commission',
+        status: 'PASS',
+        details:
+          'registered commission TX valid through 2099-12-31 matches the request and is current on 2026-11-24 (UTC)',
+      },
+      {
+        checkId: 'property.jurisdiction',
+        status: 'PASS',
+        details:
+          'property in Texas (TX), county "Travis"; notary commissioned in the same jurisdiction',
+      },
+      {
+        checkId: 'ocr.consistency',
+        status: 'PASS',
+        details:
+          'OCR commission id "N-1001" matches ron.notaryId "N-1001"; OCR notary name "Jane Q. Notary" matches registered name "Jane Q. Notary" (similarity 1.000, threshold 0.92)',
+      },
+      {
+        checkId: 'registry.screening',
+        status: 'PASS',
+        details:
+          'subject "Alice Ordinary Buyer" screened against sample-synthetic (10 entries, sha256:20bfbe72cc5b7c5c8a53163ba1a914f649361c8b28c9a236c449894d525bd3b0): no match (strong >= 0.92, weak >= 0.8)',
+      },
+      {
+        checkId: 'request.timestamp',
+        status: 'PASS',
+        details:
+          'caller timestamp "2026-11-24T19:52:18.274Z", service time 2026-11-24T19:52:18.307Z: within bounds',
+      },
+    ],
+    decision: 'FLAG',
+    reasons: ['document_not_provided'],
+    receiptHash: 'sha256:cf16fa66b513cb40e011195a08b24b4dcb82b42b50c8cefa76b6b984f6c3b519',
+    receiptSignature: {
+      alg: 'EdDSA',
+      kid: '4X-_1cWrd0DZn0IYmGMPTWaFWYxrp1uN4HiKF9D4aaM',
+      signature:
+        'cverLALF_c8BjYBQ5vS7cvwhuCk9E4aK1VY0hpD55bq1NzCcVmfJ_7RRDn0SZkvroU9f10asKrjK_wNL61aTCg',
+    },
+    subject: {
+      kind: 'ron-document',
+      docHash: 'sha256:361644707eb79a6695916a4d12ff77be66dcea3518ff76fbe68f39b78674be90',
+      bundleId: 'bundle-42',
+      notaryId: 'N-1001',
+      property: {
+        state: 'TX',
+        county: 'Travis',
+        parcelId: 'R-100-200',
+      },
+      transactionType: 'deed-transfer',
+    },
+  },
+  canonicalReceipt:
+    '{"checks":[{"checkId":"doc.hash","details":"no document bytes (doc.pdfBase64) supplied; declared sha256:361644707eb79a6695916a4d12ff77be66dcea3518ff76fbe68f39b78674be90 could not be recomputed","status":"WARN"},{"checkId":"ron.seal","details":"SIM-ECDSA-v1 seal of notary \\"N-1001\\": ES256 signature valid with the registered key; notaryId, commissionState and docHash claims match the request; issued 2026-11-24T19:52:18.000Z","status":"PASS"},{"checkId":"ron.commission","details":"registered commission TX valid through 2099-12-31 matches the request and is current on 2026-11-24 (UTC)","status":"PASS"},{"checkId":"property.jurisdiction","details":"property in Texas (TX), county \\"Travis\\"; notary commissioned in the same jurisdiction","status":"PASS"},{"checkId":"ocr.consistency","details":"OCR commission id \\"N-1001\\" matches ron.notaryId \\"N-1001\\"; OCR notary name \\"Jane Q. Notary\\" matches registered name \\"Jane Q. Notary\\" (similarity 1.000, threshold 0.92)","status":"PASS"},{"checkId":"registry.screening","details":"subject \\"Alice Ordinary Buyer\\" screened against sample-synthetic (10 entries, sha256:20bfbe72cc5b7c5c8a53163ba1a914f649361c8b28c9a236c449894d525bd3b0): no match (strong >= 0.92, weak >= 0.8)","status":"PASS"},{"checkId":"request.timestamp","details":"caller timestamp \\"2026-11-24T19:52:18.274Z\\", service time 2026-11-24T19:52:18.307Z: within bounds","status":"PASS"}],"createdAt":"2026-11-24T19:52:18.307Z","decision":"FLAG","inputsCommitment":"sha256:765ce64ddf2b83d7b788eed106026249cc514676db698468fed8c96423b6da3a","policyProfile":"ron-standard-v1","reasons":["document_not_provided"],"receiptId":"94f0cb87-1186-473b-9495-6257bd0398e3","receiptVersion":"1.0","subject":{"bundleId":"bundle-42","docHash":"sha256:361644707eb79a6695916a4d12ff77be66dcea3518ff76fbe68f39b78674be90","kind":"ron-document","notaryId":"N-1001","property":{"county":"Travis","parcelId":"R-100-200","state":"TX"},"transactionType":"deed-transfer"}}',
+  pdfUrl: '/api/v1/receipt/94f0cb87-1186-473b-9495-6257bd0398e3/pdf',
+} as const;
+
+export const PUBLIC_STATUS_EXAMPLE = {
+  mediaType: 'application/vnd.verification-receipt.status+json;version=1',
+  statement: {
+    type: 'verification-receipt-status/v1',
+    receiptHash: 'sha256:cf16fa66b513cb40e011195a08b24b4dcb82b42b50c8cefa76b6b984f6c3b519',
+    status: 'active',
+    anchor: {
+      status: 'PENDING',
+    },
+    producedAt: '2026-11-24T19:52:18.376Z',
+  },
+  canonicalStatement:
+    '{"anchor":{"status":"PENDING"},"producedAt":"2026-11-24T19:52:18.376Z","receiptHash":"sha256:cf16fa66b513cb40e011195a08b24b4dcb82b42b50c8cefa76b6b984f6c3b519","status":"active","type":"verification-receipt-status/v1"}',
+  signature: {
+    alg: 'EdDSA',
+    kid: '4X-_1cWrd0DZn0IYmGMPTWaFWYxrp1uN4HiKF9D4aaM',
+    signature:
+      'FDPod-QTn22CyK8v8EdkQwwBKOefzpE3XOl467VmBscLCKQpPx5HI4G5X_fDiRVHNBz_5RLj6RMDyzpggYa7DA',
+  },
+} as const;
+
+export const SIGSTORE_BUNDLE_EXAMPLE = {
+  mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
+  verificationMaterial: {
+    publicKey: {
+      hint: '4X-_1cWrd0DZn0IYmGMPTWaFWYxrp1uN4HiKF9D4aaM',
+    },
+    tlogEntries: [],
+  },
+  dsseEnvelope: {
+    payload:
+      'eyJfdHlwZSI6Imh0dHBzOi8vaW4tdG90by5pby9TdGF0ZW1lbnQvdjEiLCJzdWJqZWN0IjpbeyJuYW1lIjoiYnVuZGxlLTQyIiwiZGlnZXN0Ijp7InNoYTI1NiI6IjM2MTY0NDcwN2ViNzlhNjY5NTkxNmE0ZDEyZmY3N2JlNjZkY2VhMzUxOGZmNzZmYmU2OGYzOWI3ODY3NGJlOTAifX1dLCJwcmVkaWNhdGVUeXBlIjoiaHR0cHM6Ly9zbHNhLmRldi92ZXJpZmljYXRpb25fc3VtbWFyeS92MSIsInByZWRpY2F0ZSI6eyJ2ZXJpZmllciI6eyJpZCI6Imh0dHBzOi8vcmVjZWlwdHMuZXhhbXBsZS5jb20ifSwidGltZVZlcmlmaWVkIjoiMjAyNi0xMS0yNFQxOTo1MjoxOC4zMDdaIiwicmVzb3VyY2VVcmkiOiJ1cm46dmVyaWZpY2F0aW9uLXJlY2VpcHQ6ZG9jdW1lbnQ6c2hhMjU2OjM2MTY0NDcwN2ViNzlhNjY5NTkxNmE0ZDEyZmY3N2JlNjZkY2VhMzUxOGZmNzZmYmU2OGYzOWI3ODY3NGJlOTAiLCJwb2xpY3kiOnsidXJpIjoiaHR0cHM6Ly9yZWNlaXB0cy5leGFtcGxlLmNvbS9wb2xpY2llcy9yb24tc3RhbmRhcmQtdjEifSwiaW5wdXRBdHRlc3RhdGlvbnMiOlt7InVyaSI6Imh0dHBzOi8vcmVjZWlwdHMuZXhhbXBsZS5jb20vYXBpL3YxL3JlY2VpcHQvOTRmMGNiODctMTE4Ni00NzNiLTk0OTUtNjI1N2JkMDM5OGUzIiwiZGlnZXN0Ijp7InNoYTI1NiI6ImNmMTZmYTY2YjUxM2NiNDBlMDExMTk1YTA4YjI0YjRkY2I4MmI0MmI1MGM4Y2VmYTc2YjZiOTg0ZjZjM2I1MTkifX1dLCJ2ZXJpZmljYXRpb25SZXN1bHQiOiJGQUlMRUQiLCJ2ZXJpZmllZExldmVscyI6WyJGQUlMRUQiXSwic2xzYVZlcnNpb24iOiIxLjAifX0=',
+    payloadType: 'application/vnd.in-toto+json',
+    signatures: [
+      {
+        sig: 'ooaoihQKBbpCuH5f6esh3Q/Uq+6xzsgE7b6/iT3YrfMnosUS8CfJGzL8fgqfgphSRmUIkv/lIlgL5191rElzBg==',
+        keyid: '4X-_1cWrd0DZn0IYmGMPTWaFWYxrp1uN4HiKF9D4aaM',
+      },
+    ],
+  },
+} as const;

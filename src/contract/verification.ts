@@ -9,7 +9,11 @@ import {
   RevocationState,
 } from './common.js';
 import { bounded, LIMITS } from './limits.js';
-import { VERIFICATION_REQUEST_EXAMPLE, VERIFICATION_RESPONSE_EXAMPLE } from './examples.js';
+import {
+  VERIFICATION_RECEIPT_EXAMPLE,
+  VERIFICATION_REQUEST_EXAMPLE,
+  VERIFICATION_RESPONSE_EXAMPLE,
+} from './examples.js';
 
 /** §2.1 VerificationRequest: additional properties are rejected at every level. */
 
@@ -98,4 +102,4 @@ export const VerificationReceipt = VerificationResponse.extend({
   receipt: StoredReceipt,
   canonicalReceipt: z.string().describe('RFC 8785 form of the receipt; its sha256 is receiptHash'),
   pdfUrl: z.string(),
-}).meta({ id: 'VerificationReceipt' });
+}).meta({ id: 'VerificationReceipt', example: VERIFICATION_RECEIPT_EXAMPLE });

@@ -7,7 +7,11 @@ import {
   RevocationResponse,
   VerificationStatus,
 } from '../../src/contract/lifecycle.js';
-import { VerificationRequest, VerificationResponse } from '../../src/contract/verification.js';
+import {
+  VerificationReceipt,
+  VerificationRequest,
+  VerificationResponse,
+} from '../../src/contract/verification.js';
 import { createTestContext } from '../helpers/context.js';
 
 /** The OpenAPI examples are valid instances of their schemas, and the document carries them. */
@@ -22,6 +26,7 @@ const PAIRS = [
   [CiVerificationRequest, examples.CI_REQUEST_EXAMPLE, 'CiVerificationRequest'],
   [CiVerificationResponse, examples.CI_RESPONSE_EXAMPLE, 'CiVerificationResponse'],
   [ErrorResponse, examples.ERROR_RESPONSE_EXAMPLE, 'ErrorResponse'],
+  [VerificationReceipt, examples.VERIFICATION_RECEIPT_EXAMPLE, 'VerificationReceipt'],
 ] as const;
 
 describe('OpenAPI examples', () => {
@@ -40,6 +45,10 @@ describe('OpenAPI examples', () => {
       for (const [, example, name] of PAIRS) {
         expect(doc.components.schemas[name].example, name).toEqual(example);
       }
+      expect(doc.components.schemas.PublicStatus.example).toEqual(examples.PUBLIC_STATUS_EXAMPLE);
+      expect(doc.components.schemas.SigstoreBundle.example).toEqual(
+        examples.SIGSTORE_BUNDLE_EXAMPLE,
+      );
     } finally {
       await ctx.close();
     }

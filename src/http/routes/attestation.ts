@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IN_TOTO_PAYLOAD_TYPE, SIGSTORE_BUNDLE_MEDIA_TYPE } from '../../receipts/attestation.js';
+import { SIGSTORE_BUNDLE_EXAMPLE } from '../../contract/examples.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
@@ -19,7 +20,7 @@ const SigstoreBundle = z
       signatures: z.array(z.strictObject({ sig: z.string(), keyid: z.string() })),
     }),
   })
-  .meta({ id: 'SigstoreBundle' });
+  .meta({ id: 'SigstoreBundle', example: SIGSTORE_BUNDLE_EXAMPLE });
 
 /** GET /receipt/:id/attestation: the receipt as a Sigstore bundle (DSSE, in-toto, SLSA VSA). */
 export default async function attestationRoutes(fastify: FastifyInstance) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PUBLIC_STATUS_EXAMPLE } from '../../contract/examples.js';
 import { STATUS_MEDIA_TYPE } from '../../receipts/public-status.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -68,7 +69,7 @@ const PublicStatus = z
       })
       .optional(),
   })
-  .meta({ id: 'PublicStatus' });
+  .meta({ id: 'PublicStatus', example: PUBLIC_STATUS_EXAMPLE });
 
 /**
  * GET /status/{receiptHash}: no key, rate limited per client address (the context registers the
