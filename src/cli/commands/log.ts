@@ -46,8 +46,7 @@ function verifierKey(text: string, from: string): VerifierKey {
 async function trustedKey(
   values: { vkey?: string | undefined; 'vkey-file'?: string | undefined },
   state: State | undefined,
-  url: string,
-  apiKey: string | undefined,
+  log: LogSource,
 ): Promise<{ key: VerifierKey; vkey: string; pinned: string | undefined }> {
   const given = values.vkey ?? (values['vkey-file'] && readFile(values['vkey-file']));
   if (given) {
@@ -63,14 +62,8 @@ async function trustedKey(
       vkey: state.vkey,
       pinned: 'the state file',
     };
-  const res = await fetch(`${url}/vkey`, {
-    headers: apiKey ? { 'x-api-key': apiKey } : {},
-    signal: AbortSignal.timeout(30_000),
-    redirect: 'error',
-  });
-  const text = (await res.text()).slice(0, 4096);
-  if (!res.ok) throw new LogFetchError(`${url}/vkey: HTTP ${res.status}`);
-  return { key: verifierKey(text, `${url}/vkey`), vkey: text.trim(), pinned: undefined };
+  const served = await log.vkey();
+  return { key: verifierKey(served, 'the served /vkey'), vkey: served, pinned: undefined };
 }
 
 function readFile(file: string): string {
@@ -122,13 +115,14 @@ export async function logVerifyCommand(
     const url = values.url.replace(/\/+$/, '');
     const apiKey = values['api-key'];
     const state = readState(values.state);
-    const trust = await trustedKey(values, state, url, apiKey);
+    const log = source(url, apiKey);
+    const trust = await trustedKey(values, state, log);
     const witnesses = (values.witness ?? []).map((vkey) => {
       const key = parseCosignerKey(vkey.trim());
       if (!key) throw new CliError(`--witness ${vkey} is not an Ed25519 cosigner vkey`);
       return key;
     });
-    const result = await auditLog(source(url, apiKey), trust.key, state, witnesses);
+    const result = await auditLog(log, trust.key, state, witnesses);
     if (result.ok && values.state) {
       fs.writeFileSync(
         values.state,
@@ -186,10 +180,10 @@ export const logInfoCommand: Command = async (ctx) => {
   if (values.url) {
     const url = values.url.replace(/\/+$/, '');
     const source = httpLogSource(url);
-    const vkey = await (await fetch(`${url}/vkey`, { signal: AbortSignal.timeout(30_000) })).text();
+    const vkey = await source.vkey();
     const checkpoint = await source.checkpoint();
     const [origin, size, root] = checkpoint.split('\n');
-    printInfo(ctx, { origin, vkey: vkey.trim(), treeSize: size, rootHash: root, prefix: url });
+    printInfo(ctx, { origin, vkey, treeSize: size, rootHash: root, prefix: url });
     return;
   }
   const info = await withServices(

@@ -4,12 +4,15 @@ import { tilePath, TILE_WIDTH, type TileRef } from '../../anchoring/tile-path.js
 /** Where a monitor reads a tlog-tiles log from: the checkpoint and tiles below a URL prefix. */
 export interface LogSource {
   checkpoint(): Promise<string>;
+  /** The log's note verifier key, as the log itself serves it (not a pinned key). */
+  vkey(): Promise<string>;
   tile(ref: TileRef): Promise<Uint8Array>;
 }
 
 /** A full hash tile is 8 KiB; an entry bundle at most 256 entries of 2 + 65535 bytes. */
 const MAX_TILE_BYTES = TILE_WIDTH * (2 + 0xffff);
 const MAX_CHECKPOINT_BYTES = 1024 * 1024;
+const MAX_VKEY_BYTES = 4096;
 const ATTEMPTS = 6;
 
 export class LogFetchError extends Error {
@@ -51,6 +54,7 @@ export function httpLogSource(prefix: string, apiKey?: string): LogSource {
   }
   return {
     checkpoint: async () => new TextDecoder().decode(await get('checkpoint', MAX_CHECKPOINT_BYTES)),
+    vkey: async () => new TextDecoder().decode(await get('vkey', MAX_VKEY_BYTES)).trim(),
     tile: (ref) => get(tilePath(ref), MAX_TILE_BYTES),
   };
 }
