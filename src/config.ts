@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseWitness, type Witness } from './anchoring/witness/cosignature.js';
 import { ServiceError } from './errors.js';
+import { allowedIssuerUrl } from './receipts/ci-identity/oidc.js';
 import { z } from 'zod';
 
 /**
@@ -320,8 +321,7 @@ function oidcIssuers(raw: string): string[] {
       } catch {
         throw new ConfigError(`CI_OIDC_ISSUERS: ${issuer.slice(0, 200)} is not a URL`);
       }
-      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+      if (!allowedIssuerUrl(url)) {
         throw new ConfigError(`CI_OIDC_ISSUERS: ${issuer} must be https (http only on loopback)`);
       }
       return issuer;

@@ -46,3 +46,15 @@ describe('ENV_FILE / .env', () => {
     expect(loadEnvFile({ ENV_FILE: path.join(dir, 'absent.env') })).toBeUndefined();
   });
 });
+
+describe('CI_OIDC_ISSUERS', () => {
+  it('takes https issuers, and http ones only on a loopback host', () => {
+    expect(
+      loadConfig({ CI_OIDC_ISSUERS: 'https://a.example, http://127.0.0.1:8080' }).ciOidc.issuers,
+    ).toEqual(['https://a.example', 'http://127.0.0.1:8080']);
+    expect(() => loadConfig({ CI_OIDC_ISSUERS: 'http://issuer.example' })).toThrow(
+      /must be https \(http only on loopback\)/,
+    );
+    expect(() => loadConfig({ CI_OIDC_ISSUERS: 'not a url' })).toThrow(/is not a URL/);
+  });
+});
