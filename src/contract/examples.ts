@@ -288,3 +288,34 @@ export const SIGSTORE_BUNDLE_EXAMPLE = {
     ],
   },
 } as const;
+
+/** A consistency proof, checkpoint and key of one log (three receipts), as served. */
+export const LOG_CONSISTENCY_EXAMPLE = {
+  from: 1,
+  to: 3,
+  fromRoot: 'sha256:c6b00d4868ac17543106391823b09565716e87a383a88f0d451f729b02a1284b',
+  toRoot: 'sha256:10076fb3bb55739e80c689ea2d0cfb6b280b50bee83a41d22fcf647f5b5ce80d',
+  proof: [
+    'sha256:802758e99bf40f2b6475a5970839b56fd439e358b2d0e8f069e643d3ee3cb07b',
+    'sha256:d74052b8f904617353ad5e5030f780710c536317b291314d591ee636d4fbfe2b',
+  ],
+} as const;
+
+export const LOG_CHECKPOINT_NOTE_EXAMPLE =
+  'receipts.example.com/log\n3\nEAdvs7tVc56AxonqLQz7aygLUL7oOkHSL89kf1tc6A0=\n\n\u2014 receipts.example.com/log yOIVYG4iLOBoaFHm7RHUXhl00RVn2PtXt2CHoDfEAjHQ2no/c1pkvbmGyPRZMddMTA84pJnjl2t66QdfoRgrNf/Gwgw=\n';
+
+export const LOG_VKEY_EXAMPLE =
+  'receipts.example.com/log+c8e21560+AT85pzhuxm99i7hBJ5nV0p44DBl7ki9J0cisCls3SrUK\n';
+
+export const JWKS_EXAMPLE = {
+  keys: [
+    {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: 'PzmnOG7Gb32LuEEnmdXSnjgMGXuSL0nRyKwKWzdKtQo',
+      kid: 'bQ4DtCnaOQw2YCK8eKBW-xV6Aa7A777NM4XMSCJlSMk',
+      alg: 'EdDSA',
+      use: 'sig',
+    },
+  ],
+} as const;

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CiVerificationRequest, CiVerificationResponse } from '../../src/contract/ci.js';
 import { AnchorState, ErrorResponse } from '../../src/contract/common.js';
+import { ReceiptBundle } from '../../src/contract/bundle.js';
+import { RECEIPT_BUNDLE_EXAMPLE } from '../../src/contract/bundle-example.js';
 import * as examples from '../../src/contract/examples.js';
 import {
   ReceiptListItem,
@@ -27,7 +30,52 @@ const PAIRS = [
   [CiVerificationResponse, examples.CI_RESPONSE_EXAMPLE, 'CiVerificationResponse'],
   [ErrorResponse, examples.ERROR_RESPONSE_EXAMPLE, 'ErrorResponse'],
   [VerificationReceipt, examples.VERIFICATION_RECEIPT_EXAMPLE, 'VerificationReceipt'],
+  [ReceiptBundle, RECEIPT_BUNDLE_EXAMPLE, 'ReceiptBundle'],
 ] as const;
+
+/** Media types whose bodies are not JSON or text a reader could learn from in Swagger UI. */
+const OPAQUE = new Set(['application/pdf', 'application/octet-stream']);
+
+type MediaType = { example?: unknown; examples?: unknown; schema?: Record<string, unknown> };
+type Doc = {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, { example?: unknown }> };
+};
+
+function hasExample(doc: Doc, media: MediaType): boolean {
+  if (media.example !== undefined || media.examples !== undefined) return true;
+  const schema = media.schema ?? {};
+  if (schema.example !== undefined) return true;
+  const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
+  return ref !== undefined && doc.components.schemas[ref]?.example !== undefined;
+}
+
+/** `METHOD path status media` of every request body and 2xx answer the document shows bare. */
+function withoutExample(doc: Doc): string[] {
+  const missing: string[] = [];
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(operations)) {
+      const body = op.requestBody as { content?: Record<string, MediaType> } | undefined;
+      for (const [type, media] of Object.entries(body?.content ?? {})) {
+        if (!hasExample(doc, media)) missing.push(`${method} ${path} request ${type}`);
+      }
+      const responses = (op.responses ?? {}) as Record<
+        string,
+        { content?: Record<string, MediaType> }
+      >;
+      for (const [status, response] of Object.entries(responses)) {
+        if (!status.startsWith('2')) continue;
+        const content = Object.entries(response.content ?? {});
+        if (content.length === 0) missing.push(`${method} ${path} ${status} (no body described)`);
+        for (const [type, media] of content) {
+          if (OPAQUE.has(type) || type.endsWith('schema+json')) continue;
+          if (!hasExample(doc, media)) missing.push(`${method} ${path} ${status} ${type}`);
+        }
+      }
+    }
+  }
+  return missing;
+}
 
 describe('OpenAPI examples', () => {
   it.each(PAIRS.map(([schema, example, name]) => [name, schema, example] as const))(
@@ -49,6 +97,24 @@ describe('OpenAPI examples', () => {
       expect(doc.components.schemas.SigstoreBundle.example).toEqual(
         examples.SIGSTORE_BUNDLE_EXAMPLE,
       );
+      expect(withoutExample(doc)).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('the ReceiptBundle example', () => {
+  it('is the worked example of docs/verification.md', () => {
+    const file = new URL('../../docs/examples/receipt-bundle.json', import.meta.url);
+    expect(RECEIPT_BUNDLE_EXAMPLE).toEqual(JSON.parse(readFileSync(file, 'utf8')));
+  });
+
+  it('stays out of the published JSON Schema', async () => {
+    const ctx = await createTestContext();
+    try {
+      const schema = (await ctx.app.inject({ url: '/schemas/receipt-bundle.v1.json' })).json();
+      expect(JSON.stringify(schema)).not.toContain(RECEIPT_BUNDLE_EXAMPLE.receipt.receiptId);
     } finally {
       await ctx.close();
     }

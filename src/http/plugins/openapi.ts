@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { RECEIPT_BUNDLE_EXAMPLE } from '../../contract/bundle-example.js';
 import { mergeSchemaTwins } from '../openapi-twins.js';
 
 /**
@@ -37,9 +38,14 @@ export default fp(
       transform: jsonSchemaTransform,
       transformObject: (document) => {
         const generated = jsonSchemaTransformObject(document);
-        return mergeSchemaTwins(
-          generated as Parameters<typeof mergeSchemaTwins>[0],
-        ) as typeof generated;
+        const merged = mergeSchemaTwins(generated as Parameters<typeof mergeSchemaTwins>[0]);
+        // The bundle's example lives here, not on the zod schema, so the published JSON Schema
+        // (docs/receipt-bundle.schema.json) stays free of OpenAPI-only keywords.
+        const bundle = merged.components?.schemas?.ReceiptBundle;
+        if (bundle && typeof bundle === 'object') {
+          Object.assign(bundle, { example: RECEIPT_BUNDLE_EXAMPLE });
+        }
+        return merged as typeof generated;
       },
     });
     await app.register(swaggerUi, {

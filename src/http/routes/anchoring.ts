@@ -5,7 +5,7 @@ import { AnchorState } from '../../contract/common.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { LOG_CHECKPOINT_EXAMPLE } from '../../contract/examples.js';
+import { LOG_CHECKPOINT_EXAMPLE, LOG_CONSISTENCY_EXAMPLE } from '../../contract/examples.js';
 
 const CheckpointResponse = z
   .strictObject({
@@ -58,13 +58,15 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       security: [{ apiKey: [] }],
       querystring: ConsistencyQuery,
       response: {
-        200: z.strictObject({
-          from: z.number(),
-          to: z.number(),
-          fromRoot: z.string(),
-          toRoot: z.string(),
-          proof: z.array(z.string()),
-        }),
+        200: z
+          .strictObject({
+            from: z.number(),
+            to: z.number(),
+            fromRoot: z.string(),
+            toRoot: z.string(),
+            proof: z.array(z.string()),
+          })
+          .meta({ example: LOG_CONSISTENCY_EXAMPLE }),
         ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LOG_CHECKPOINT_NOTE_EXAMPLE, LOG_VKEY_EXAMPLE } from '../../contract/examples.js';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -15,7 +16,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The checkpoint changes at every seal: "SHOULD prevent caching beyond a few seconds". */
 const SHORT_LIVED = 'public, max-age=5';
 
-const TEXT = z.string().describe('text/plain; charset=utf-8');
+const text = (example: string) =>
+  z.string().describe('text/plain; charset=utf-8').meta({ example });
 const BYTES = z.any().describe('application/octet-stream');
 
 /**
@@ -51,7 +53,7 @@ export default async function logRoutes(fastify: FastifyInstance, opts: LogRoute
       summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint), as a signed note',
       security,
       produces: ['text/plain; charset=utf-8'],
-      response: { 200: TEXT, ...errors },
+      response: { 200: text(LOG_CHECKPOINT_NOTE_EXAMPLE), ...errors },
     },
     handler: async (_request, reply) => {
       const { checkpoint } = await app.services.anchoring.checkpoint();
@@ -68,7 +70,7 @@ export default async function logRoutes(fastify: FastifyInstance, opts: LogRoute
       summary: 'The note verifier key of the checkpoints (c2sp.org/signed-note vkey)',
       security,
       produces: ['text/plain; charset=utf-8'],
-      response: { 200: TEXT, ...errors },
+      response: { 200: text(LOG_VKEY_EXAMPLE), ...errors },
     },
     handler: async (_request, reply) => {
       const vkey = app.services.anchoring.verifierKey;

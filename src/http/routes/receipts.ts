@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ReceiptListItem } from '../../contract/lifecycle.js';
+import { RECEIPT_LIST_ITEM_EXAMPLE } from '../../contract/examples.js';
 import {
   VerificationReceipt,
   VerificationRequest,
@@ -65,7 +66,10 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
         'never a 400.',
       security: [{ apiKey: [] }],
       querystring: ListQuery,
-      response: { 200: z.array(ReceiptListItem), ...errorResponses(401, 403, 429, 503) },
+      response: {
+        200: z.array(ReceiptListItem).meta({ example: [RECEIPT_LIST_ITEM_EXAMPLE] }),
+        ...errorResponses(401, 403, 429, 503),
+      },
     },
     handler: async (request, reply) => {
       const { limit, cursor, ...filters } = request.query;
