@@ -11,6 +11,8 @@ export const SERVICE_ERROR_CODES = [
   'external_id_conflict',
   // receipts: the OIDC issuer of a CI token could not be reached (its keys are unknown)
   'ci_identity_unavailable',
+  // receipts: GitHub could not be asked a repository's default branch (ci-provenance-v2)
+  'ci_facts_unavailable',
   // receipts: x-ci-subject-digest is not sha256:<64 lowercase hex>
   'subject_digest_invalid',
   'revocation_unauthorized',

@@ -1,5 +1,6 @@
 import { CiVerificationRequest } from '../contract/ci.js';
 import { ciResponseOf } from '../receipts/ci-result.js';
+import type { CiRunFactsSource } from '../receipts/issuance.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
 import { SafeCheckError } from './check-run.js';
 import type { ReceiptsAppDeps } from './deps.js';
@@ -10,7 +11,7 @@ import type { RepoConfig } from './repo-config.js';
 export function outputOfRecord(
   deps: ReceiptsAppDeps,
   record: ReceiptRecord,
-  input: { policyProfile: string; workflowRunUrl?: string | undefined },
+  input: { workflowRunUrl?: string | undefined },
 ): CheckOutput {
   const response = ciResponseOf(record, deps.publicUrl, input.workflowRunUrl);
   return receiptOutput({ record, response, publicUrl: deps.publicUrl, ...input });
@@ -26,7 +27,7 @@ export async function issueForRun(
   tenant: string,
   request: CiVerificationRequest,
   config: RepoConfig,
-  installationId: number,
+  proof: { installationId: number; runFacts: CiRunFactsSource },
 ): Promise<CheckOutput> {
   const parsed = CiVerificationRequest.safeParse(request);
   if (!parsed.success) {
@@ -36,10 +37,9 @@ export async function issueForRun(
   // the signed webhook and this installation's API access prove who ran the workflow
   const { record } = await deps.receipts.issueCi(tenant, parsed.data, {
     trustedEvents: [...config.trustedEvents],
-    identity: { kind: 'github-app', installationId },
+    identity: { kind: 'github-app', installationId: proof.installationId },
+    profile: config.policyProfile,
+    runFacts: proof.runFacts,
   });
-  return outputOfRecord(deps, record, {
-    policyProfile: config.policyProfile,
-    workflowRunUrl: parsed.data.detailsUrl,
-  });
+  return outputOfRecord(deps, record, { workflowRunUrl: parsed.data.detailsUrl });
 }

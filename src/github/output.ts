@@ -55,7 +55,6 @@ export interface ReceiptOutputInput {
   record: ReceiptRecord;
   response: CiVerificationResponse;
   publicUrl: string | undefined;
-  policyProfile: string;
   workflowRunUrl?: string | undefined;
 }
 
@@ -83,7 +82,7 @@ export function receiptOutput(input: ReceiptOutputInput): CheckOutput {
     links(publicUrl, receipt.receiptId),
     ...withoutKey(publicUrl, receipt),
     '',
-    `Receipt hash \`${receipt.receiptHash}\` · policy profile \`${input.policyProfile}\`` +
+    `Receipt hash \`${receipt.receiptHash}\` · policy profile \`${receipt.policyProfile}\`` +
       (response.provenanceNote ? ` · ${cell(response.provenanceNote)}` : ''),
     ...(input.workflowRunUrl ? ['', `Workflow run: ${input.workflowRunUrl}`] : []),
   ].join('\n');

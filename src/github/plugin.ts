@@ -4,6 +4,7 @@ import type { Probot, ProbotOctokit } from 'probot';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { DEFAULT_TRUSTED_EVENTS } from '../receipts/checks/ci.js';
+import { githubDefaultBranches } from './default-branches.js';
 import { AppOctokit } from './octokit.js';
 import { createProbot, type ProbotLogger } from './probot.js';
 import { receiptsApp } from './receipts-app.js';
@@ -41,6 +42,7 @@ export default async function githubAppPlugin(
   }
   const log = app.log.child({ component: 'github-app' }) as unknown as ProbotLogger;
   const probot = createProbot(config.github, log, opts.octokit ?? AppOctokit);
+  app.services.receipts.useDefaultBranches(githubDefaultBranches(probot));
   await probot.load(
     receiptsApp({
       appId: Number(config.github.appId),

@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import { z } from 'zod';
-import { CI_POLICY_PROFILE } from '../receipts/issuance.js';
+import { CI_PROFILE_IDS } from '../receipts/ci-profiles.js';
 
 /** The per-repository configuration file, read from the default branch by Probot. */
 export const REPO_CONFIG_FILE = 'receipts.yml';
@@ -15,15 +15,15 @@ export const RepoConfig = z.strictObject({
   workflows: z.array(z.string().min(1).max(256)).max(100).optional(),
   /** Trigger events this repository trusts; default: the service's trusted events. */
   trustedEvents: z.array(z.string().min(1).max(256)).max(100),
-  /** The policy profile receipts are judged under; the CI path has exactly one today. */
-  policyProfile: z.literal(CI_POLICY_PROFILE),
+  /** The CI policy profile receipts are judged under; absent: the tenant's, else v1. */
+  policyProfile: z.enum(CI_PROFILE_IDS).optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
 export type RepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; message: string };
 
 export function repoConfigDefaults(trustedEvents: readonly string[]) {
-  return { trustedEvents: [...trustedEvents], policyProfile: CI_POLICY_PROFILE };
+  return { trustedEvents: [...trustedEvents] };
 }
 
 /** A list in the file replaces the default list (deepmerge would otherwise concatenate). */

@@ -15,6 +15,10 @@ export interface WorkflowRunLike {
   head_sha: string;
   html_url: string;
   conclusion: string | null;
+  /** The branch the run is for (push, workflow_dispatch, schedule, ...). */
+  head_branch?: string | null | undefined;
+  /** The repository the head commit is in (a fork for pull requests from forks). */
+  head_repository?: { full_name: string } | null | undefined;
 }
 
 export interface RepositoryLike {
@@ -22,6 +26,7 @@ export interface RepositoryLike {
   html_url: string;
   name: string;
   owner: { login: string };
+  default_branch?: string | undefined;
 }
 
 /** Receipts made through an installation belong to this tenant, isolated like any API tenant. */

@@ -26,6 +26,7 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   proof_artifact_required_for_anchor: 'proof_artifact_required_for_anchor',
   external_id_conflict: 'validation_failed',
   ci_identity_unavailable: 'dependency_unavailable',
+  ci_facts_unavailable: 'dependency_unavailable',
   subject_digest_invalid: 'validation_failed',
   revocation_unauthorized: 'unauthorized',
   revocation_forbidden: 'forbidden',

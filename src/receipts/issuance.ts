@@ -3,7 +3,9 @@ import type { CiVerificationRequest } from '../contract/ci.js';
 import type { Decision } from '../contract/common.js';
 import type { VerificationRequest } from '../contract/verification.js';
 import { canonicalJson, sha256Digest } from './canonical.js';
-import { runCiChecks } from './checks/ci.js';
+import { runCiChecks, type CiCheckContext } from './checks/ci.js';
+import type { CiRunFacts } from './checks/ci-run.js';
+import { CI_PROFILE_V1, CI_PROFILE_IDS, resolveCiProfile } from './ci-profiles.js';
 import { runRonChecks } from './checks/index.js';
 import { commitInputs, normaliseDocHash } from './commitment.js';
 import { receiptEntry } from './log-entries.js';
@@ -28,7 +30,8 @@ export interface IssuanceDeps {
   onIssued?: (decision: Decision) => void;
 }
 
-export const CI_POLICY_PROFILE = 'ci-provenance-v1';
+/** Proves the facts the hardened CI profile judges, asked only when that profile applies. */
+export type CiRunFactsSource = () => Promise<CiRunFacts>;
 
 /**
  * The one issuance path: run the checks, build and sign the receipt, and store it together
@@ -83,6 +86,10 @@ export class ReceiptIssuer {
       identity?: CiIdentityEvidence;
       /** `sha256:<hex>` of the artifact the run produced (x-ci-subject-digest). */
       subjectDigest?: string | undefined;
+      /** The profile to judge under (a repository's receipts.yml); else the tenant's, else v1. */
+      profile?: string | undefined;
+      /** Where the run ran, for the hardened profile; absent: unproven. */
+      runFacts?: CiRunFactsSource | undefined;
     } = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
     // the artifact digest is part of what the receipt commits to (and of the idempotency key)
@@ -94,16 +101,19 @@ export class ReceiptIssuer {
     if (existing) return { record: sameInputs(existing, inputsCommitment), created: false };
     const now = this.now();
     const identity = options.identity ?? { kind: 'none' };
-    const outcomes = runCiChecks(request, {
+    const policy = await this.deps.tenantPolicies.ciPolicy(tenant);
+    const profileId = options.profile ?? policy.profile ?? CI_PROFILE_V1;
+    const outcomes = await this.ciOutcomes(profileId, request, {
       trustedEvents: options.trustedEvents ?? this.deps.trustedEvents,
       identity,
-      allowedRepositories: await this.deps.tenantPolicies.ciRepositories(tenant),
+      allowedRepositories: policy.repositories,
+      runFacts: options.runFacts,
     });
     const proven = identitySubject(identity);
     const draft: ReceiptDraft = {
       receiptId: randomUUID(),
       createdAt: now.toISOString(),
-      policyProfile: CI_POLICY_PROFILE,
+      policyProfile: profileId,
       inputsCommitment,
       subject: {
         kind: 'ci-workflow-run',
@@ -128,6 +138,19 @@ export class ReceiptIssuer {
     const raced = await this.deps.receipts.findByExternalId(tenant, request.externalId);
     if (!raced) throw new Error('externalId reported taken but no receipt holds it');
     return { record: sameInputs(raced, inputsCommitment), created: false };
+  }
+
+  private async ciOutcomes(
+    profileId: string,
+    request: CiVerificationRequest,
+    ctx: Omit<CiCheckContext, 'runFacts'> & { runFacts?: CiRunFactsSource | undefined },
+  ): Promise<CheckOutcome[]> {
+    const profile = resolveCiProfile(profileId);
+    if (!profile) return [unknownProfileOutcome(profileId, CI_PROFILE_IDS)];
+    const why = 'no OIDC token of the run and no GitHub App event proves it';
+    const unproven: CiRunFacts = { source: 'none', unknown: { runner: why, branch: why } };
+    const runFacts = profile.hardened ? ((await ctx.runFacts?.()) ?? unproven) : undefined;
+    return runCiChecks(request, { ...ctx, runFacts });
   }
 
   private assertKnownSources(request: VerificationRequest): void {

@@ -90,8 +90,11 @@ export function resolveProfile(id: string): PolicyProfile | undefined {
  * The single outcome a request with an unknown profile gets instead of running checks: a FAIL of
  * `policy.profile`, so the receipt records the refusal (decision BLOCK) rather than erroring.
  */
-export function unknownProfileOutcome(id: string): CheckOutcome {
-  const known = POLICY_PROFILES.map((profile) => profile.id).join(', ');
+export function unknownProfileOutcome(
+  id: string,
+  knownIds: readonly string[] = POLICY_PROFILES.map((profile) => profile.id),
+): CheckOutcome {
+  const known = knownIds.join(', ');
   return fail(
     'policy.profile',
     'unknown_policy_profile',

@@ -141,9 +141,25 @@ export interface SigningKeyStore {
 }
 
 /** A tenant's policy: the repositories (`owner/*`, `owner/repo`) its keys may get CI receipts for. */
+/** What a tenant pinned for its CI receipts; an absent field means the service default. */
+export interface TenantCiPolicy {
+  /** `owner/*`, `owner/repo`; undefined: every repository is allowed. */
+  repositories?: string[] | undefined;
+  /** The CI policy profile its receipts are judged under; undefined: ci-provenance-v1. */
+  profile?: string | undefined;
+}
+
 export interface TenantPolicyStore {
-  /** Undefined when the tenant pinned none (every repository is allowed). */
-  ciRepositories(tenant: string): Promise<string[] | undefined>;
+  ciPolicy(tenant: string): Promise<TenantCiPolicy>;
+}
+
+/**
+ * A repository's default branch from a source that proves it (the GitHub App's installation
+ * access), for the ci.branch check of ci-provenance-v2.
+ */
+export interface DefaultBranchSource {
+  /** Undefined when the source cannot tell (the app is not installed there); throws if down. */
+  defaultBranch(repositoryFullName: string): Promise<string | undefined>;
 }
 
 /** Every store of the receipt domain. */

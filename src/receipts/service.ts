@@ -13,7 +13,15 @@ import type { Signer } from './signer.js';
 import { ReceiptError, receiptNotFound } from './errors.js';
 import type { ReceiptIssuer } from './issuance.js';
 import type { KeyRingSource } from './keyring.js';
-import type { ListFilters, ReceiptPage, ReceiptRecord, ReceiptStores } from './ports.js';
+import type {
+  DefaultBranchSource,
+  ListFilters,
+  ReceiptPage,
+  ReceiptRecord,
+  ReceiptStores,
+} from './ports.js';
+import { refOfWorkflowRef, type CiRunFacts } from './checks/ci-run.js';
+import type { CiIdentityClaims } from './ci-identity/identity.js';
 import { anchorStateOf, revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
 import { verifyReceipt } from './verify.js';
@@ -37,7 +45,17 @@ export interface ReceiptServiceDeps {
  * these and only render the result. Each method sequences named steps, no storage detail.
  */
 export class ReceiptService {
+  private defaultBranches: DefaultBranchSource | undefined;
+
   constructor(private readonly deps: ReceiptServiceDeps) {}
+
+  /**
+   * The GitHub App, once it runs, answers default-branch questions for ci-provenance-v2 (it is
+   * built after the services, from the same configuration).
+   */
+  useDefaultBranches(source: DefaultBranchSource): void {
+    this.defaultBranches = source;
+  }
 
   issueRon(tenant: string, request: VerificationRequest): Promise<ReceiptRecord> {
     return this.deps.issuer.issueRon(tenant, request);
@@ -71,8 +89,45 @@ export class ReceiptService {
     const identity = extra.oidcToken
       ? await this.deps.ciIdentity.verify(extra.oidcToken)
       : { kind: 'none' as const };
-    const { record } = await this.issueCi(tenant, request, { identity, subjectDigest });
+    const runFacts =
+      identity.kind === 'oidc-valid' ? () => this.oidcRunFacts(identity.claims) : undefined;
+    const { record } = await this.issueCi(tenant, request, { identity, subjectDigest, runFacts });
     return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
+  }
+
+  /** Runner and workflow ref from the verified token; the default branch from the GitHub App. */
+  private async oidcRunFacts(claims: CiIdentityClaims): Promise<CiRunFacts> {
+    const facts = {
+      source: 'oidc',
+      runnerEnvironment: claims.runner_environment,
+      workflowRef: refOfWorkflowRef(claims.workflow_ref),
+      unknown: { runner: 'the token has no runner_environment claim' },
+    };
+    if (!this.defaultBranches) {
+      return {
+        ...facts,
+        unknown: { ...facts.unknown, branch: 'no GitHub App is configured to ask GitHub for it' },
+      };
+    }
+    let defaultBranch: string | undefined;
+    try {
+      defaultBranch = await this.defaultBranches.defaultBranch(claims.repository);
+    } catch (cause) {
+      throw new ServiceError(
+        'ci_facts_unavailable',
+        `GitHub could not be asked for the default branch of ${claims.repository}`,
+        { cause },
+      );
+    }
+    return defaultBranch
+      ? { ...facts, defaultBranch }
+      : {
+          ...facts,
+          unknown: {
+            ...facts.unknown,
+            branch: `the GitHub App is not installed on ${claims.repository}`,
+          },
+        };
   }
 
   /** The tenant's receipt; another tenant's is a 404 like a missing one. */

@@ -1,28 +1,56 @@
 import type { Knex } from 'knex';
-import type { TenantPolicyStore } from '../receipts/ports.js';
+import type { TenantCiPolicy, TenantPolicyStore } from '../receipts/ports.js';
 
-/** Tenant policies (`tenant_policies`): one row per tenant that pinned its CI repositories. */
+interface Row {
+  ci_repositories: string[] | string | null;
+  ci_profile: string | null;
+}
+
+/**
+ * Tenant policies (`tenant_policies`): one row per tenant that pinned its CI repositories, its
+ * CI policy profile, or both; a row left with neither is removed.
+ */
 export class TenantPolicyRepository implements TenantPolicyStore {
   constructor(private readonly knex: Knex) {}
 
-  async ciRepositories(tenant: string): Promise<string[] | undefined> {
-    const row = (await this.knex('tenant_policies').where({ tenant }).first('ci_repositories')) as
-      { ci_repositories: string[] | string } | undefined;
-    if (!row) return undefined;
-    const value = row.ci_repositories;
-    return typeof value === 'string' ? (JSON.parse(value) as string[]) : value;
+  async ciPolicy(tenant: string): Promise<TenantCiPolicy> {
+    const row = (await this.knex('tenant_policies')
+      .where({ tenant })
+      .first('ci_repositories', 'ci_profile')) as Row | undefined;
+    if (!row) return {};
+    const list = row.ci_repositories;
+    return {
+      repositories: typeof list === 'string' ? (JSON.parse(list) as string[]) : (list ?? undefined),
+      profile: row.ci_profile ?? undefined,
+    };
   }
 
   async setCiRepositories(tenant: string, patterns: string[]): Promise<void> {
-    await this.knex('tenant_policies')
-      .insert({ tenant, ci_repositories: JSON.stringify(patterns), updated_at: new Date() })
-      .onConflict('tenant')
-      .merge();
+    await this.upsert(tenant, { ci_repositories: JSON.stringify(patterns) });
+  }
+
+  /** Pins the tenant's CI profile; undefined returns it to the service default. */
+  async setCiProfile(tenant: string, profile: string | undefined): Promise<void> {
+    await this.upsert(tenant, { ci_profile: profile ?? null });
   }
 
   /** Removes the tenant's policy; whether there was one. */
   async clear(tenant: string): Promise<boolean> {
     const removed = await this.knex('tenant_policies').where({ tenant }).delete(['tenant']);
     return removed.length > 0;
+  }
+
+  private async upsert(tenant: string, change: Record<string, string | null>): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx('tenant_policies')
+        .insert({ tenant, ...change, updated_at: new Date() })
+        .onConflict('tenant')
+        .merge();
+      await trx('tenant_policies')
+        .where({ tenant })
+        .whereNull('ci_repositories')
+        .whereNull('ci_profile')
+        .delete();
+    });
   }
 }

@@ -50,7 +50,9 @@ async function repositoryCheck(fullName: string) {
 
 describe('tenants policy', () => {
   it('pins the CI repositories of a tenant, shows and clears it', async () => {
-    expect((await cli('tenants', 'policy', '--tenant', 'tenant-a')).out).toContain('has no policy');
+    expect((await cli('tenants', 'policy', '--tenant', 'tenant-a')).out).toBe(
+      'tenant tenant-a may get CI receipts for any repository; CI profile ci-provenance-v1 (default)',
+    );
     const set = await cli(
       'tenants',
       'policy',
@@ -60,7 +62,9 @@ describe('tenants policy', () => {
       'acme/*, other/one',
     );
     expect(set.code, set.err).toBe(0);
-    expect(set.out).toBe('tenant tenant-a may get CI receipts for acme/*, other/one only');
+    expect(set.out).toBe(
+      'tenant tenant-a may get CI receipts for acme/*, other/one only; CI profile ci-provenance-v1 (default)',
+    );
 
     expect(await repositoryCheck('acme/widgets')).toMatchObject({ check: 'PASS' });
     expect(await repositoryCheck('ACME/Gadgets')).toMatchObject({ check: 'PASS' });
@@ -93,5 +97,59 @@ describe('tenants policy', () => {
       '--clear',
     );
     expect(both.code).toBe(2);
+  });
+
+  it("pins the CI profile, which then judges the tenant's receipts, and unpins it", async () => {
+    const set = await cli(
+      'tenants',
+      'policy',
+      '--tenant',
+      'tenant-p',
+      '--ci-profile',
+      'ci-provenance-v2',
+    );
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).toBe(
+      'tenant tenant-p may get CI receipts for any repository; CI profile ci-provenance-v2',
+    );
+    const pKey = await ctx.apiKey(['verify', 'read'], 'tenant-p');
+    const issue = async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/verifications/ci',
+        headers: { 'x-api-key': pKey },
+        payload: ciRequest(),
+      });
+      const id = res.json().receiptId as string;
+      return (
+        await ctx.app.inject({ url: `/api/v1/receipt/${id}`, headers: { 'x-api-key': pKey } })
+      ).json().receipt as { policyProfile: string; reasons: string[] };
+    };
+    expect(await issue()).toMatchObject({
+      policyProfile: 'ci-provenance-v2',
+      reasons: ['identity_unverified', 'runner_unverified', 'default_branch_unverified'],
+    });
+
+    // repositories and profile are kept side by side; `default` unpins only the profile
+    await cli('tenants', 'policy', '--tenant', 'tenant-p', '--ci-repositories', 'acme/*');
+    const unpinned = await cli(
+      'tenants',
+      'policy',
+      '--tenant',
+      'tenant-p',
+      '--ci-profile',
+      'default',
+    );
+    expect(unpinned.out).toBe(
+      'tenant tenant-p may get CI receipts for acme/* only; CI profile ci-provenance-v1 (default)',
+    );
+    await cli('tenants', 'policy', '--tenant', 'tenant-p', '--clear');
+    expect(await issue()).toMatchObject({ policyProfile: 'ci-provenance-v1' });
+  });
+
+  it('refuses an unknown profile (exit 2) naming the known ones', async () => {
+    const res = await cli('tenants', 'policy', '--tenant', 't', '--ci-profile', 'ci-provenance-v9');
+    expect(res.code).toBe(2);
+    expect(res.err).toContain('ci-provenance-v1, ci-provenance-v2 or default');
   });
 });

@@ -8,6 +8,7 @@ import {
 import { isRevoked } from '../../receipts/record-state.js';
 import type { ReceiptsAppDeps } from '../deps.js';
 import { issueForRun, outputOfRecord } from '../issue.js';
+import { appRunFacts } from '../run-facts.js';
 import type { CheckOutput } from '../output.js';
 import { readRepoConfig } from '../repo-config.js';
 import {
@@ -75,12 +76,16 @@ async function reverify(
   for (const externalId of new Set([context.payload.check_run.external_id ?? '', link.base])) {
     const previous = await deps.receipts.findByExternalId(tenant, externalId);
     if (previous && isRevoked(previous)) {
-      return outputOfRecord(deps, previous, { policyProfile: config.policyProfile });
+      return outputOfRecord(deps, previous, {});
     }
   }
   const run = await fetchRunAttempt(context, link);
-  const request = adapterRequestOf(context.payload.repository, run, target.externalId);
-  return issueForRun(deps, tenant, request, config, input.installationId);
+  const { repository } = context.payload;
+  const request = adapterRequestOf(repository, run, target.externalId);
+  return issueForRun(deps, tenant, request, config, {
+    installationId: input.installationId,
+    runFacts: appRunFacts(context.octokit, repository, run),
+  });
 }
 
 async function fetchRunAttempt(context: RerequestContext, link: RunLink) {

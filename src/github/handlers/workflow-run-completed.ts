@@ -1,6 +1,7 @@
 import { completeCheckRun } from '../check-run.js';
 import type { ReceiptsAppDeps } from '../deps.js';
 import { issueForRun } from '../issue.js';
+import { appRunFacts } from '../run-facts.js';
 import { adapterRequestOf } from '../workflow-run.js';
 import { prepareRun, requireConfig, type WorkflowRunContext } from './prepare.js';
 
@@ -16,7 +17,10 @@ export function onWorkflowRunCompleted(deps: ReceiptsAppDeps) {
     await completeCheckRun(client, target, async () => {
       const repoConfig = requireConfig(config);
       const request = adapterRequestOf(repository, run, target.externalId);
-      return issueForRun(deps, tenant, request, repoConfig, context.payload.installation?.id ?? 0);
+      return issueForRun(deps, tenant, request, repoConfig, {
+        installationId: context.payload.installation?.id ?? 0,
+        runFacts: appRunFacts(context.octokit, repository, run),
+      });
     });
   };
 }

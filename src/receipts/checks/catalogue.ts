@@ -33,6 +33,8 @@ export const CHECK_REASONS = {
   'ci.repository': ['malformed_repository', 'repository_not_allowed'],
   'ci.trigger': ['untrusted_trigger_event'],
   'ci.identity': ['identity_unverified', 'identity_invalid', 'identity_mismatch'],
+  'ci.runner': ['runner_unverified', 'self_hosted_runner'],
+  'ci.branch': ['default_branch_unverified', 'not_default_branch'],
 } as const;
 
 export type CheckId = keyof typeof CHECK_REASONS;

@@ -1,6 +1,7 @@
 import type { CiVerificationRequest } from '../../contract/ci.js';
 import type { CheckOutcome } from '../types.js';
 import { checkIdentity, type CiIdentityEvidence } from '../ci-identity/identity.js';
+import { checkBranch, checkRunner, type CiRunFacts } from './ci-run.js';
 import { fail, pass, quote } from './outcome.js';
 
 /**
@@ -15,6 +16,8 @@ export interface CiCheckContext {
   identity?: CiIdentityEvidence;
   /** The tenant's pinned repositories (`owner/*`, `owner/repo`); undefined: any. */
   allowedRepositories?: readonly string[] | undefined;
+  /** Given for the hardened profile (ci-provenance-v2): `ci.runner` and `ci.branch` judge it. */
+  runFacts?: CiRunFacts | undefined;
 }
 
 /** Whether `fullName` is one of `patterns` (`owner/*` or `owner/repo`, case-insensitive). */
@@ -123,15 +126,20 @@ export function checkTrigger(request: CiVerificationRequest, ctx: CiCheckContext
       );
 }
 
-/** Run the CI checks in their fixed order: ci.commit, ci.repository, ci.trigger, ci.identity. */
+/**
+ * Run the CI checks in their fixed order: ci.commit, ci.repository, ci.trigger, ci.identity, and
+ * with run facts (the hardened profile) ci.runner and ci.branch.
+ */
 export function runCiChecks(
   request: CiVerificationRequest,
   ctx: CiCheckContext = { trustedEvents: DEFAULT_TRUSTED_EVENTS },
 ): CheckOutcome[] {
-  return [
+  const outcomes = [
     checkCommit(request),
     checkRepository(request, ctx),
     checkTrigger(request, ctx),
     checkIdentity(request, ctx.identity ?? { kind: 'none' }),
   ];
+  if (ctx.runFacts) outcomes.push(checkRunner(ctx.runFacts), checkBranch(ctx.runFacts));
+  return outcomes;
 }

@@ -10,6 +10,7 @@ import * as m008 from './008_log_entry_formats.js';
 import * as m009 from './009_witnesses.js';
 import * as m010 from './010_tenant_policies.js';
 import * as m011 from './011_receipt_list_filters.js';
+import * as m012 from './012_tenant_ci_profile.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '009_witnesses': m009,
   '010_tenant_policies': m010,
   '011_receipt_list_filters': m011,
+  '012_tenant_ci_profile': m012,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
