@@ -51,16 +51,12 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
   const baseUrl = (request: FastifyRequest) =>
     config.publicUrl ?? `${request.protocol}://${request.host}`;
   const formAction = new URL(webBase(config)).origin;
-  const csp = {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], formAction: [formAction], frameAncestors: ["'none'"] },
-    },
-  };
+  // the page's own CSP (src/http/plugins/security-headers.ts compiles it): it posts to GitHub
+  const csp = { defaultSrc: ["'none'"], formAction: [formAction], frameAncestors: ["'none'"] };
 
   app.get(
     '/probot',
-    { schema: { hide: true }, config: { helmet: csp } as object },
+    { schema: { hide: true }, config: { csp } as object },
     async (request, reply) => {
       // `setup`, not `token`: credential-like query names are redacted before routing
       const given = (request.query as { setup?: unknown }).setup;

@@ -136,6 +136,18 @@ describe('security headers on API responses', () => {
     expect(jwks.headers['cache-control']).toBe('public, max-age=300');
   });
 
+  it("on the verify page and its assets, with the page's own CSP", async () => {
+    for (const url of ['/verify', '/verify/app.js', '/verify/app.css']) {
+      const res = await ctx.app.inject({ url });
+      expectSecurityHeaders(res);
+      const directives = csp(res);
+      expect(directives.get('script-src'), url).toBe("'self'");
+      expect(directives.get('connect-src'), url).toBe("'self'");
+      expect(directives.get('default-src'), url).toBe("'none'");
+      expect(directives.get('frame-ancestors'), url).toBe("'none'");
+    }
+  });
+
   it('on a 429', async () => {
     // same store, a rate limit of one request per window
     const rateLimit = { ...ctx.config.rateLimit, max: 1 };

@@ -28,7 +28,7 @@ function read(name: string): string | undefined {
   }
 }
 
-const helmet = { contentSecurityPolicy: { useDefaults: false, directives: VERIFY_PAGE_CSP } };
+const config = { csp: VERIFY_PAGE_CSP };
 
 /**
  * GET /verify: the browser verifier (no key). The service's trusted keys are written into the
@@ -43,7 +43,7 @@ export default async function verifyPageRoutes(app: FastifyInstance) {
   const notBuilt = () =>
     new ApiError('dependency_unavailable', 'the verify page is not built: run npm run build');
 
-  app.get('/verify', { helmet, schema: { hide: true } }, async (_request, reply: FastifyReply) => {
+  app.get('/verify', { config, schema: { hide: true } }, async (_request, reply: FastifyReply) => {
     if (!html) throw notBuilt();
     const ring = await app.services.keyRing.current();
     // JSON inside a non-executed <script> block: '<' escaped so no '</script>' can close it
@@ -55,7 +55,7 @@ export default async function verifyPageRoutes(app: FastifyInstance) {
   });
 
   for (const [name, [body, type]] of Object.entries(assets)) {
-    app.get(`/verify/${name}`, { helmet, schema: { hide: true } }, async (_req, reply) => {
+    app.get(`/verify/${name}`, { config, schema: { hide: true } }, async (_req, reply) => {
       if (!body) throw notBuilt();
       return reply.type(type).header('cache-control', 'public, max-age=300').send(body);
     });
