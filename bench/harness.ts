@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -13,6 +14,8 @@ export interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU time (user + system) the server process spent per request, when its pid was given. */
+  cpuMsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -26,6 +29,16 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** The server's pid: its CPU time over the run is reported per request (Linux /proc). */
+  serverPid?: number | undefined;
+}
+
+/** utime + stime of a process in milliseconds (fields 14 and 15 of /proc/<pid>/stat). */
+export function cpuMillis(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 /**
@@ -48,7 +61,9 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
   args.push(`${opts.url}${opts.path}`);
+  const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
   const result = JSON.parse(stdout) as {
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
@@ -64,16 +79,22 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(opts.serverPid && result.requests.total > 0
+      ? { cpuMsPerRequest: cpu / result.requests.total }
+      : {}),
   };
 }
 
 export function printTable(rows: Figures[], baseline: Figures): void {
-  console.log('\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
+    const cpu = r.cpuMsPerRequest === undefined ? '' : r.cpuMsPerRequest.toFixed(3);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} |`,
     );
   }
 }

@@ -36,6 +36,7 @@ async function bare(): Promise<Figures> {
       path: '/bare',
       connections: CONNECTIONS,
       seconds: SECONDS,
+      serverPid: server.child.pid,
     });
   } finally {
     await server.stop();
@@ -92,7 +93,13 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
   const server = await startService(serviceEnv(store), profile);
   const headers = { 'x-api-key': token };
   const body = JSON.stringify(validRequest(notary));
-  const common = { url: server.url, headers, connections: CONNECTIONS, seconds: SECONDS };
+  const common = {
+    url: server.url,
+    headers,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    serverPid: server.child.pid,
+  };
   try {
     const verify = await load(`POST /verify, ${label}`, {
       ...common,
