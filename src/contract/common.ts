@@ -76,3 +76,12 @@ export type AnchorState = z.infer<typeof AnchorState>;
 export const RevocationState = z
   .strictObject({ status: z.enum(['ACTIVE', 'REVOKED', 'ALREADY_REVOKED']) })
   .meta({ id: 'RevocationState' });
+
+/** RFC 9162 consistency proof between two published tree sizes (GET /log/consistency). */
+export const ConsistencyProof = z.strictObject({
+  from: z.number(),
+  to: z.number(),
+  fromRoot: z.string(),
+  toRoot: z.string(),
+  proof: z.array(z.string()),
+});

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiVerificationRequest } from '../../src/contract/ci.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
+import { bodyOf, runRequest } from '../helpers/ci-run.js';
 import { startIssuer, type TestIssuer } from '../helpers/oidc-issuer.js';
 
 /**
@@ -29,19 +30,6 @@ afterAll(async () => {
   await issuer.close();
 });
 
-/** A request for a run of `repo`, with the default externalId `<repo>/<run id>/<attempt>`. */
-function runRequest(repo = 'acme/widgets'): CiVerificationRequest & { runId: string } {
-  const runId = String(randomInt(1e9));
-  return {
-    runId,
-    externalId: `${repo}/${runId}/1`,
-    headSha: 'c0ffee'.padEnd(40, '0'),
-    subject: { kind: 'workflow_run', summary: 'build' },
-    repository: { fullName: repo, htmlUrl: `https://github.com/${repo}` },
-    provenance: { eventName: 'push' },
-  };
-}
-
 /** GitHub Actions-like claims for `request`. */
 function claimsOf(request: CiVerificationRequest & { runId: string }) {
   return {
@@ -57,13 +45,6 @@ function claimsOf(request: CiVerificationRequest & { runId: string }) {
     repository_owner_id: '456',
     runner_environment: 'github-hosted',
   };
-}
-
-/** The request as sent: without the test's own `runId`. */
-function bodyOf(request: CiVerificationRequest & { runId?: string }): CiVerificationRequest {
-  const body: CiVerificationRequest & { runId?: string } = { ...request };
-  delete body.runId;
-  return body;
 }
 
 async function send(request: CiVerificationRequest & { runId?: string }, token?: string) {

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CiVerificationRequest } from '../../src/contract/ci.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
+import { bodyOf, runRequest, type RunRequest } from '../helpers/ci-run.js';
 import { startIssuer, type TestIssuer } from '../helpers/oidc-issuer.js';
 import { GITHUB_API, githubEnv, TOKEN, unmatched } from '../github/helpers.js';
 import { TestOctokit } from '../github/test-octokit.js';
@@ -50,24 +50,9 @@ afterEach(() => {
 });
 
 /** A run of a repository new to this test (the default-branch cache is per repository). */
-function runRequest(): CiVerificationRequest & { runId: string } {
-  const runId = String(randomInt(1e9));
-  const repo = `acme/repo-${runId}`;
-  return {
-    runId,
-    externalId: `${repo}/${runId}/1`,
-    headSha: 'c0ffee'.padEnd(40, '0'),
-    subject: { kind: 'workflow_run', summary: 'build' },
-    repository: { fullName: repo, htmlUrl: `https://github.com/${repo}` },
-    provenance: { eventName: 'push' },
-  };
-}
+const newRun = () => runRequest(`acme/repo-${randomInt(1e9)}`);
 
-function token(
-  request: CiVerificationRequest & { runId: string },
-  runner = 'github-hosted',
-  ref = 'refs/heads/main',
-) {
+function token(request: RunRequest, runner = 'github-hosted', ref = 'refs/heads/main') {
   const repo = request.repository.fullName;
   return issuer.sign({
     repository: repo,
@@ -98,9 +83,8 @@ function nockDefaultBranch(repo: string, answer: { branch: string } | { status: 
     .reply(200, { full_name: repo, default_branch: answer.branch });
 }
 
-async function send(request: CiVerificationRequest & { runId: string }, oidc?: string) {
-  const body: Partial<typeof request> = { ...request };
-  delete body.runId;
+async function send(request: RunRequest, oidc?: string) {
+  const body = bodyOf(request);
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/api/v1/verifications/ci',
@@ -116,7 +100,7 @@ async function send(request: CiVerificationRequest & { runId: string }, oidc?: s
 
 describe('ci-provenance-v2 through the API (OIDC token)', () => {
   it('GitHub-hosted, from the default branch: clean; the default branch is asked once', async () => {
-    const request = runRequest();
+    const request = newRun();
     nockDefaultBranch(request.repository.fullName, { branch: 'main' });
     const { res, receipt, checks } = await send(request, await token(request));
     expect(res.json()).toMatchObject({ receiptStatus: 'clean', conclusion: 'success' });
@@ -127,14 +111,14 @@ describe('ci-provenance-v2 through the API (OIDC token)', () => {
       'ci.branch': 'PASS',
     });
 
-    const again = { ...runRequest(), repository: request.repository };
+    const again = { ...newRun(), repository: request.repository };
     again.externalId = `${request.repository.fullName}/${again.runId}/1`;
     const second = await send(again, await token(again)); // cached: no GitHub call
     expect(second.res.json()).toMatchObject({ receiptStatus: 'clean' });
   });
 
   it('a self-hosted runner and a workflow from another branch: compliance_gap', async () => {
-    const request = runRequest();
+    const request = newRun();
     nockDefaultBranch(request.repository.fullName, { branch: 'main' });
     const { res, receipt } = await send(
       request,
@@ -145,7 +129,7 @@ describe('ci-provenance-v2 through the API (OIDC token)', () => {
   });
 
   it('the app is not installed on the repository: default_branch_unverified', async () => {
-    const request = runRequest();
+    const request = newRun();
     nockDefaultBranch(request.repository.fullName, { status: 404 });
     const { res, receipt } = await send(request, await token(request));
     expect(res.json()).toMatchObject({ receiptStatus: 'compliance_gap' });
@@ -155,7 +139,7 @@ describe('ci-provenance-v2 through the API (OIDC token)', () => {
   });
 
   it('GitHub unreachable: 503 dependency_unavailable and no receipt stored', async () => {
-    const request = runRequest();
+    const request = newRun();
     nockDefaultBranch(request.repository.fullName, { status: 502 });
     const { res, receipt } = await send(request, await token(request));
     expect(res.statusCode).toBe(503);
@@ -165,7 +149,7 @@ describe('ci-provenance-v2 through the API (OIDC token)', () => {
   });
 
   it('no token: identity, runner and branch all unproven, and GitHub is not asked', async () => {
-    const request = runRequest();
+    const request = newRun();
     const { res, receipt } = await send(request);
     expect(res.json()).toMatchObject({ receiptStatus: 'compliance_gap' });
     expect(receipt?.reasons).toEqual([
@@ -185,9 +169,8 @@ describe('ci-provenance-v2 without a GitHub App', () => {
     try {
       const bareKey = await bare.apiKey(['verify'], TENANT);
       await bare.repos.tenantPolicies.setCiProfile(TENANT, 'ci-provenance-v2');
-      const request = runRequest();
-      const body: Partial<typeof request> = { ...request };
-      delete body.runId;
+      const request = newRun();
+      const body = bodyOf(request);
       const res = await bare.app.inject({
         method: 'POST',
         url: '/api/v1/verifications/ci',

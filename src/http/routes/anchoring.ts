@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AnchorState } from '../../contract/common.js';
+import { AnchorState, ConsistencyProof } from '../../contract/common.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
@@ -58,15 +58,7 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       security: [{ apiKey: [] }],
       querystring: ConsistencyQuery,
       response: {
-        200: z
-          .strictObject({
-            from: z.number(),
-            to: z.number(),
-            fromRoot: z.string(),
-            toRoot: z.string(),
-            proof: z.array(z.string()),
-          })
-          .meta({ example: LOG_CONSISTENCY_EXAMPLE }),
+        200: ConsistencyProof.meta({ example: LOG_CONSISTENCY_EXAMPLE }),
         ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     },

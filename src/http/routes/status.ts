@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ConsistencyProof } from '../../contract/common.js';
 import { PUBLIC_STATUS_EXAMPLE } from '../../contract/examples.js';
 import { STATUS_MEDIA_TYPE } from '../../receipts/public-status.js';
 import { errorResponses } from '../schemas/responses.js';
@@ -57,15 +58,7 @@ const PublicStatus = z
           checkpoint: z.string(),
           createdAt: z.string(),
         }),
-        consistency: z
-          .strictObject({
-            from: z.number(),
-            to: z.number(),
-            fromRoot: z.string(),
-            toRoot: z.string(),
-            proof: z.array(z.string()),
-          })
-          .optional(),
+        consistency: ConsistencyProof.optional(),
       })
       .optional(),
   })
