@@ -28,22 +28,35 @@ async function cli(...argv: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-async function repositoryCheck(fullName: string) {
-  const request = ciRequest();
-  request.repository = { fullName, htmlUrl: `https://github.com/${fullName}` };
+interface Receipt {
+  policyProfile: string;
+  reasons: string[];
+  checks: { checkId: string; status: string }[];
+}
+
+/** Issues a CI receipt with `apiKey` and reads it back. */
+async function issueCi(apiKey: string, request = ciRequest()) {
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/api/v1/verifications/ci',
-    headers: { 'x-api-key': key },
+    headers: { 'x-api-key': apiKey },
     payload: request,
   });
   const id = res.json().receiptId as string;
-  const receipt = (
-    await ctx.app.inject({ url: `/api/v1/receipt/${id}`, headers: { 'x-api-key': key } })
-  ).json().receipt;
+  const read = await ctx.app.inject({
+    url: `/api/v1/receipt/${id}`,
+    headers: { 'x-api-key': apiKey },
+  });
+  return { status: res.json().receiptStatus as string, receipt: read.json().receipt as Receipt };
+}
+
+async function repositoryCheck(fullName: string) {
+  const request = ciRequest();
+  request.repository = { fullName, htmlUrl: `https://github.com/${fullName}` };
+  const { status, receipt } = await issueCi(key, request);
   return {
-    status: res.json().receiptStatus as string,
-    check: receipt.checks.find((c: { checkId: string }) => c.checkId === 'ci.repository').status,
+    status,
+    check: receipt.checks.find((c) => c.checkId === 'ci.repository')?.status,
     reasons: receipt.reasons as string[],
   };
 }
@@ -113,18 +126,7 @@ describe('tenants policy', () => {
       'tenant tenant-p may get CI receipts for any repository; CI profile ci-provenance-v2',
     );
     const pKey = await ctx.apiKey(['verify', 'read'], 'tenant-p');
-    const issue = async () => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/v1/verifications/ci',
-        headers: { 'x-api-key': pKey },
-        payload: ciRequest(),
-      });
-      const id = res.json().receiptId as string;
-      return (
-        await ctx.app.inject({ url: `/api/v1/receipt/${id}`, headers: { 'x-api-key': pKey } })
-      ).json().receipt as { policyProfile: string; reasons: string[] };
-    };
+    const issue = async () => (await issueCi(pKey)).receipt;
     expect(await issue()).toMatchObject({
       policyProfile: 'ci-provenance-v2',
       reasons: ['identity_unverified', 'runner_unverified', 'default_branch_unverified'],
