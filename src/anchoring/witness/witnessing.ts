@@ -1,5 +1,6 @@
 import type { Witness } from './cosignature.js';
 import { validCosignature } from './cosignature.js';
+import { readBounded } from '../../bounded-body.js';
 
 /**
  * The log's side of c2sp.org/tlog-witness: each new checkpoint goes to every configured witness
@@ -139,18 +140,6 @@ export const fetchTransport: WitnessTransport = async (url, body, timeoutMs) => 
     redirect: 'error',
     signal: AbortSignal.timeout(timeoutMs),
   });
-  const reader = res.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const next = reader ? await reader.read() : { done: true as const, value: undefined };
-    if (next.done) break;
-    size += next.value.length;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader?.cancel();
-      throw new Error('answer too large');
-    }
-    chunks.push(next.value);
-  }
-  return { status: res.status, text: Buffer.concat(chunks).toString('utf8') };
+  const text = new TextDecoder().decode(await readBounded(res, MAX_ANSWER_BYTES));
+  return { status: res.status, text };
 };

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tilePath, TILE_WIDTH, type TileRef } from '../../anchoring/tile-path.js';
+import { BodyTooLargeError, readBounded } from '../../bounded-body.js';
 
 /** Where a monitor reads a tlog-tiles log from: the checkpoint and tiles below a URL prefix. */
 export interface LogSource {
@@ -44,7 +45,9 @@ export function httpLogSource(prefix: string, apiKey?: string): LogSource {
         );
         continue;
       }
-      const bytes = await readLimited(res, limit, url);
+      const bytes = await readBounded(res, limit).catch((err: unknown) => {
+        throw err instanceof BodyTooLargeError ? new LogFetchError(`${url}: ${err.message}`) : err;
+      });
       if (!res.ok) {
         const text = new TextDecoder().decode(bytes.subarray(0, 200));
         throw new LogFetchError(`${url}: HTTP ${res.status} ${text}`);
@@ -57,21 +60,4 @@ export function httpLogSource(prefix: string, apiKey?: string): LogSource {
     vkey: async () => new TextDecoder().decode(await get('vkey', MAX_VKEY_BYTES)).trim(),
     tile: (ref) => get(tilePath(ref), MAX_TILE_BYTES),
   };
-}
-
-async function readLimited(res: Response, limit: number, url: string): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
-  for (;;) {
-    const next = reader ? await reader.read() : { done: true as const, value: undefined };
-    if (next.done) break;
-    size += next.value.length;
-    if (size > limit) {
-      await reader?.cancel();
-      throw new LogFetchError(`${url}: answer larger than ${limit} bytes`);
-    }
-    chunks.push(next.value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -9,6 +9,10 @@ import {
 } from 'jose';
 import { ServiceError } from '../../errors.js';
 import type { CiIdentityClaims, CiIdentityEvidence } from './identity.js';
+import { readBounded } from '../../bounded-body.js';
+
+/** An OpenID discovery document is a few KiB; anything past this is refused unread. */
+const MAX_DISCOVERY_BYTES = 64 * 1024;
 
 /**
  * Verifies the OpenID Connect ID token of a CI run (GitHub Actions' `id-token: write` token):
@@ -95,8 +99,7 @@ export class OidcVerifier {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
       });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const text = await res.text();
-      if (text.length > 64 * 1024) throw new Error('discovery document too large');
+      const text = new TextDecoder().decode(await readBounded(res, MAX_DISCOVERY_BYTES));
       document = JSON.parse(text) as typeof document;
     } catch (err) {
       throw unavailable(issuer, err);
