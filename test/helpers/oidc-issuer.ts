@@ -12,6 +12,8 @@ export interface TestIssuer {
   rotate(): Promise<string>;
   /** Makes discovery and JWKS answer 503 (the issuer is down). */
   setDown(down: boolean): void;
+  /** Pads one of its documents with `bytes` of filler (a misbehaving issuer); 0 stops. */
+  setPadding(document: 'discovery' | 'jwks', bytes: number): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,9 @@ export async function startIssuer(audience: string): Promise<TestIssuer> {
   const stray = await newKey('rsa-1', 'RS256'); // same kid as a published key, other key
   let down = false;
   let rotations = 0;
+  const padding = { discovery: 0, jwks: 0 };
+  const padded = (doc: object, bytes: number) =>
+    JSON.stringify(bytes > 0 ? { ...doc, filler: 'x'.repeat(bytes) } : doc);
   const server = http.createServer((req, res) => {
     if (down) {
       res.writeHead(503).end();
@@ -50,10 +55,10 @@ export async function startIssuer(audience: string): Promise<TestIssuer> {
     }
     if (req.url === '/.well-known/openid-configuration') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
+      res.end(padded({ issuer: url, jwks_uri: `${url}/jwks` }, padding.discovery));
     } else if (req.url === '/jwks') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ keys: published.map((k) => k.jwk) }));
+      res.end(padded({ keys: published.map((k) => k.jwk) }, padding.jwks));
     } else {
       res.writeHead(404).end();
     }
@@ -86,6 +91,9 @@ export async function startIssuer(audience: string): Promise<TestIssuer> {
     },
     setDown(value) {
       down = value;
+    },
+    setPadding(document, bytes) {
+      padding[document] = bytes;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -241,4 +241,31 @@ describe('ci.identity', () => {
       issuer.setDown(false);
     }
   });
+
+  it('an issuer answering with an oversized discovery document or JWKS is 503, read no further', async () => {
+    for (const document of ['discovery', 'jwks'] as const) {
+      issuer.setPadding(document, 2 * 1024 * 1024);
+      const fresh = await createTestContext({
+        CI_OIDC_ISSUERS: issuer.url,
+        CI_OIDC_AUDIENCE: AUDIENCE,
+      });
+      try {
+        const request = runRequest();
+        const res = await fresh.app.inject({
+          method: 'POST',
+          url: '/api/v1/verifications/ci',
+          headers: {
+            'x-api-key': await fresh.apiKey(['verify']),
+            'x-ci-oidc-token': await issuer.sign(claimsOf(request)),
+          },
+          payload: bodyOf(request),
+        });
+        expect(res.statusCode, document).toBe(503);
+        expect(res.json(), document).toMatchObject({ error: 'dependency_unavailable' });
+      } finally {
+        issuer.setPadding(document, 0);
+        await fresh.close();
+      }
+    }
+  });
 });

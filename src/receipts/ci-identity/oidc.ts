@@ -1,5 +1,7 @@
 import {
   createRemoteJWKSet,
+  customFetch,
+  type FetchImplementation,
   decodeJwt,
   decodeProtectedHeader,
   errors,
@@ -9,10 +11,12 @@ import {
 } from 'jose';
 import { ServiceError } from '../../errors.js';
 import type { CiIdentityClaims, CiIdentityEvidence } from './identity.js';
-import { readBounded } from '../../bounded-body.js';
+import { BodyTooLargeError, readBounded } from '../../bounded-body.js';
 
 /** An OpenID discovery document is a few KiB; anything past this is refused unread. */
 const MAX_DISCOVERY_BYTES = 64 * 1024;
+/** A JWKS of a few dozen keys is well under this. */
+const MAX_JWKS_BYTES = 256 * 1024;
 
 /**
  * Verifies the OpenID Connect ID token of a CI run (GitHub Actions' `id-token: write` token):
@@ -86,6 +90,7 @@ export class OidcVerifier {
       timeoutDuration: this.options.timeoutMs ?? 5_000,
       cooldownDuration: this.options.jwksCooldownMs ?? 30_000,
       cacheMaxAge: 10 * 60_000,
+      [customFetch]: boundedFetch(MAX_JWKS_BYTES),
     });
     this.keys.set(issuer, { getKey, until: Date.now() + DISCOVERY_TTL_MS });
     return getKey;
@@ -131,7 +136,24 @@ function unavailable(issuer: string, cause: unknown): ServiceError {
 }
 
 function isFetchFailure(err: unknown): boolean {
-  return err instanceof TypeError || (err instanceof Error && err.name === 'TimeoutError');
+  return (
+    err instanceof TypeError ||
+    err instanceof BodyTooLargeError ||
+    (err instanceof Error && err.name === 'TimeoutError')
+  );
+}
+
+/** fetch whose answer body is read up to `limit` bytes (the JWKS jose asks for). */
+function boundedFetch(limit: number): FetchImplementation {
+  return async (url, options) => {
+    const res = await fetch(url, options);
+    const body = new TextDecoder().decode(await readBounded(res, limit));
+    const type = res.headers.get('content-type');
+    return new Response(body, {
+      status: res.status,
+      headers: type ? { 'content-type': type } : {},
+    });
+  };
 }
 
 function reasonOf(err: unknown): string {
