@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CsvParseError } from './csv.js';
 import { parseListFile, ScreeningListFormatError, type ListFormat } from './list-format.js';
 import { nameTokens } from './normalise.js';
+import { NameIndex } from './name-index.js';
 import { maxNameSimilarity, nameSimilarity } from './similarity.js';
 
 /** Score at or above which a match is strong (BLOCK-level). Identical normalised names score 1. */
@@ -59,7 +60,11 @@ interface IndexedName {
 
 interface LoadedList {
   info: ScreeningListInfo;
-  entries: Array<{ entryId: string; names: IndexedName[] }>;
+  /** Every name of every entry, in file order (an entry's names are consecutive). */
+  names: Array<IndexedName & { entry: number }>;
+  entryIds: string[];
+  /** Which names can match a subject at all (name-index.ts): only those are scored. */
+  index: NameIndex;
 }
 
 const LIST_FILE = /\.csv$/i;
@@ -152,20 +157,25 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The entries whose best-scoring name reaches the weak threshold. Only the names the index says
+ * can reach it are scored (ascending, so entries come in file order and, within an entry, the
+ * first of equally scoring names is kept, as a scan of every name would).
+ */
 function matchList(sourceId: string, list: LoadedList, subject: string[]): ScreeningMatch[] {
+  const best = new Map<number, { name: string; score: number }>();
+  for (const nameId of list.index.candidates(subject, WEAK_MATCH_THRESHOLD)) {
+    const { name, tokens, entry } = list.names[nameId]!;
+    if (maxNameSimilarity(subject.length, tokens.length) < WEAK_MATCH_THRESHOLD) continue;
+    const score = nameSimilarity(subject, tokens);
+    const current = best.get(entry);
+    if (current === undefined || score > current.score) best.set(entry, { name, score });
+  }
   const matches: ScreeningMatch[] = [];
-  for (const entry of list.entries) {
-    let best: { name: string; score: number } | undefined;
-    for (const { name, tokens } of entry.names) {
-      if (maxNameSimilarity(subject.length, tokens.length) < WEAK_MATCH_THRESHOLD) continue;
-      const score = nameSimilarity(subject, tokens);
-      if (best === undefined || score > best.score) best = { name, score };
-    }
-    const strength = best && matchStrength(best.score);
-    if (best && strength) {
-      const { name: matchedName, score } = best;
-      matches.push({ sourceId, entryId: entry.entryId, matchedName, score, strength });
-    }
+  for (const [entry, { name: matchedName, score }] of best) {
+    const strength = matchStrength(score);
+    const entryId = list.entryIds[entry]!;
+    if (strength) matches.push({ sourceId, entryId, matchedName, score, strength });
   }
   return matches;
 }
@@ -199,11 +209,11 @@ async function readList(sourceId: string, file: string): Promise<LoadedList> {
       sha256: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
       loadedAt: new Date().toISOString(),
     };
-    const indexed = entries.map(({ entryId, names }) => ({
-      entryId,
-      names: names.map((name) => ({ name, tokens: nameTokens(name) })),
-    }));
-    return { info, entries: indexed };
+    const names = entries.flatMap(({ names: list }, entry) =>
+      list.map((name) => ({ name, tokens: nameTokens(name), entry })),
+    );
+    const index = new NameIndex(names.map((n) => n.tokens));
+    return { info, names, entryIds: entries.map((e) => e.entryId), index };
   } catch (error) {
     if (!(error instanceof ScreeningListFormatError || error instanceof CsvParseError)) throw error;
     throw new ScreeningListFormatError(`${path.basename(file)}: ${error.message}`);

@@ -147,7 +147,7 @@ export function levenshteinSimilarity(a: string, b: string): number {
  * before the distance: the length difference, and the pigeonhole rule (with at most k edits, one
  * of k + 1 pieces of `a` survives unedited, so it occurs in `b`); both are exact, not heuristics.
  */
-function similarityAtLeast(a: string, b: string, floor: number): number | undefined {
+export function similarityAtLeast(a: string, b: string, floor: number): number | undefined {
   const longer = Math.max(a.length, b.length);
   const allowed = Math.floor(longer * (1 - floor) + 1e-9);
   if (Math.abs(a.length - b.length) > allowed || !somePieceOccurs(a, b, allowed + 1)) {
@@ -155,6 +155,32 @@ function similarityAtLeast(a: string, b: string, floor: number): number | undefi
   }
   const distance = levenshtein(a, b, allowed);
   return distance > allowed ? undefined : 1 - distance / longer;
+}
+
+/**
+ * The smallest Levenshtein distance between `a` and a prefix of `b` (`min over s of
+ * levenshtein(a, b[0..s])`), or any value above `cap` once it must exceed it.
+ */
+export function prefixEditDistance(a: string, b: string, cap: number): number {
+  const width = Math.min(b.length, a.length + cap);
+  let previous: number[] = Array.from({ length: width + 1 }, (_, s) => s);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current: number[] = [i];
+    let rowMin = i;
+    for (let s = 1; s <= width; s += 1) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(s - 1) ? 0 : 1;
+      const value = Math.min(
+        (previous[s] ?? 0) + 1,
+        (current[s - 1] ?? 0) + 1,
+        (previous[s - 1] ?? 0) + cost,
+      );
+      current.push(value);
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin > cap) return rowMin;
+    previous = current;
+  }
+  return Math.min(...previous);
 }
 
 /** Whether one of `pieces` consecutive, nearly equal pieces of `a` is a substring of `b`. */
