@@ -1,10 +1,5 @@
-import {
-  jaroWinkler,
-  MAX_ALIGNED_TOKENS,
-  prefixEditDistance,
-  similarityAtLeast,
-  TOKEN_MATCH_FLOOR,
-} from './similarity.js';
+import { MAX_ALIGNED_TOKENS } from './similarity.js';
+import { popcount, Vocabulary } from './vocabulary.js';
 
 /**
  * An exact candidate filter for screening: given a subject, the names of a list that can reach a
@@ -23,151 +18,71 @@ import {
  * its partners can cover, it could still leave few enough tokens unaligned to reach the threshold.
  */
 
-const BUCKETS = 32;
-/** a-z in their own buckets, everything else in six shared ones (a merge only over-counts). */
-const bucketOf = (code: number): number =>
-  code >= 97 && code <= 122 ? code - 97 : 26 + (code % 6);
-
-interface Shape {
-  length: number;
-  /** The buckets present, as a bit mask, and how many there are. */
-  mask: number;
-  distinct: number;
-  counts: Uint8Array;
-  /** The buckets present, for loops over the shape's own buckets only. */
-  buckets: number[];
-}
-
-function shapeOf(token: string, counts = new Uint8Array(BUCKETS)): Shape {
-  for (let i = 0; i < token.length; i += 1) {
-    const b = bucketOf(token.charCodeAt(i));
-    if (counts[b]! < 255) counts[b]! += 1;
-  }
-  const buckets: number[] = [];
-  let mask = 0;
-  for (let b = 0; b < BUCKETS; b += 1) {
-    if (counts[b]! > 0) {
-      buckets.push(b);
-      mask |= 1 << b;
+/**
+ * The fewest of its aligned subject tokens (among `x` that take part) a name needs to reach
+ * `threshold`: the least c with c + min(q, 2c) >= threshold (p + q) for some name length q
+ * (past q = 2c + 1 the left side stops growing); undefined when none can.
+ */
+function leastCovered(x: number, p: number, threshold: number): number | undefined {
+  for (let c = 1; c <= x; c += 1) {
+    for (let q = 1; q <= 2 * c + 1; q += 1) {
+      if (c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9) return c;
     }
   }
-  return { length: token.length, mask, distinct: buckets.length, counts, buckets };
-}
-
-/**
- * Jaro-Winkler with a common prefix of l (<= 4) characters is j + 0.1 l (1 - j), so reaching
- * 0.85 needs Jaro j >= (0.85 - 0.1 l) / (1 - 0.1 l), and Jaro <= (m / lx + m / ly + 1) / 3 then
- * needs m / lx + m / ly >= 3 j - 1: 1.55, 1.5, 1.4375, 1.357.., 1.25 for l = 0..4. As integer
- * ratios NEED_NUM[l] / NEED_DEN, rounded down (a looser bound, never a stricter one).
- */
-const NEED_DEN = 1000;
-const NEED_NUM = [0, 1, 2, 3, 4].map((l) => {
-  const jaro = (TOKEN_MATCH_FLOOR - 0.1 * l) / (1 - 0.1 * l);
-  return Math.floor((3 * jaro - 1) * NEED_DEN - 1e-6);
-});
-
-function popcount(v: number): number {
-  let n = v - ((v >>> 1) & 0x55555555);
-  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
-  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** Edits Levenshtein similarity >= TOKEN_MATCH_FLOOR allows a joined pair against `length`. */
-function joinEdits(length: number): number {
-  return Math.floor((length * (1 - TOKEN_MATCH_FLOOR)) / TOKEN_MATCH_FLOOR + 1e-9);
+  return undefined;
 }
 
 export class NameIndex {
-  private readonly vocabulary: string[] = [];
-  private readonly ids = new Map<string, number>();
-  private lengths = new Uint16Array(0);
-  private masks = new Int32Array(0);
-  private distinct = new Uint8Array(0);
-  private counts = new Uint8Array(0);
-  /** The first four UTF-16 code units of each token (0 past its end): the Winkler prefix. */
-  private heads = new Uint16Array(0);
-  /** Names holding each vocabulary token, ascending (CSR: offsets into `names`). */
-  private offsets = new Int32Array(1);
-  private holders = new Int32Array(0);
+  private readonly vocabulary: Vocabulary;
+  /** Names holding each vocabulary token, ascending (CSR: offsets into `holders`). */
+  private readonly offsets: Int32Array;
+  private readonly holders: Int32Array;
+  /** Each name's token ids (CSR), to check a name against the partners. */
+  private nameOffsets = new Int32Array(1);
+  private nameTokenIds = new Int32Array(0);
   private readonly nameLengths: Uint16Array;
-  /** Scratch for `namesOf`: subject tokens each name's partners cover (all zero when idle). */
-  private readonly covered: Int32Array;
+  /** Scratch for `namesOf` (all zero when idle): names seen, partner bits by token. */
+  private readonly covered: Uint8Array;
+  private readonly partnerBits: Int32Array;
 
   /** `names[i]` is the normalised tokens of name i; candidates are returned as these indices. */
   constructor(names: readonly (readonly string[])[]) {
+    this.vocabulary = new Vocabulary(new Set(names.flat()));
+    const size = this.vocabulary.size;
     this.nameLengths = new Uint16Array(names.length);
-    this.covered = new Int32Array(names.length);
-    const held: number[][] = [];
+    this.covered = new Uint8Array(names.length);
+    this.partnerBits = new Int32Array(size);
+    const held: number[][] = Array.from({ length: size }, () => []);
     names.forEach((tokens, nameId) => {
       this.nameLengths[nameId] = Math.min(tokens.length, 0xffff);
-      for (const token of new Set(tokens)) {
-        let id = this.ids.get(token);
-        if (id === undefined) {
-          id = this.vocabulary.length;
-          this.ids.set(token, id);
-          this.vocabulary.push(token);
-          held.push([]);
-        }
-        held[id]!.push(nameId);
-      }
+      for (const token of new Set(tokens)) held[this.vocabulary.idOf(token)!]!.push(nameId);
     });
-    this.pack(this.byLength(held));
-  }
-
-  /** Renumbers the vocabulary shortest first, so a band of lengths is a range of ids. */
-  private byLength(held: number[][]): number[][] {
-    const order = this.vocabulary.map((_, id) => id);
-    order.sort((a, b) => this.vocabulary[a]!.length - this.vocabulary[b]!.length || a - b);
-    const tokens = order.map((id) => this.vocabulary[id]!);
-    tokens.forEach((token, id) => {
-      this.vocabulary[id] = token;
-      this.ids.set(token, id);
-    });
-    return order.map((id) => held[id]!);
-  }
-
-  /** The ids of the tokens whose length is in [min, max] (ids are sorted by length). */
-  private lengthRange(min: number, max: number): [number, number] {
-    const { lengths } = this;
-    const first = (length: number) => {
-      let lo = 0;
-      let hi = lengths.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (lengths[mid]! < length) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    return [first(Math.max(min, 0)), first(max + 1)];
-  }
-
-  private pack(held: number[][]): void {
-    const size = this.vocabulary.length;
-    this.lengths = new Uint16Array(size);
-    this.masks = new Int32Array(size);
-    this.distinct = new Uint8Array(size);
-    this.counts = new Uint8Array(size * BUCKETS);
-    this.heads = new Uint16Array(size * 4);
     this.offsets = new Int32Array(size + 1);
-    let total = 0;
-    for (let id = 0; id < size; id += 1) {
-      const token = this.vocabulary[id]!;
-      const shape = shapeOf(token, this.counts.subarray(id * BUCKETS, (id + 1) * BUCKETS));
-      this.lengths[id] = Math.min(token.length, 0xffff);
-      for (let k = 0; k < 4 && k < token.length; k += 1)
-        this.heads[id * 4 + k] = token.charCodeAt(k);
-      this.masks[id] = shape.mask;
-      this.distinct[id] = shape.distinct;
-      total += held[id]!.length;
-      this.offsets[id + 1] = total;
-    }
-    this.holders = new Int32Array(total);
-    for (let id = 0; id < size; id += 1) this.holders.set(held[id]!, this.offsets[id]!);
+    held.forEach((list, id) => (this.offsets[id + 1] = this.offsets[id]! + list.length));
+    this.holders = new Int32Array(this.offsets[size]!);
+    held.forEach((list, id) => this.holders.set(list, this.offsets[id]!));
+    this.forward(size);
   }
 
+  /** The names' token ids, from the postings. */
+  private forward(size: number): void {
+    const names = this.nameLengths.length;
+    const counts = new Int32Array(names + 1);
+    for (const nameId of this.holders) counts[nameId + 1]! += 1;
+    for (let n = 0; n < names; n += 1) counts[n + 1]! += counts[n]!;
+    this.nameOffsets = counts;
+    this.nameTokenIds = new Int32Array(this.holders.length);
+    const next = counts.slice(0, names);
+    for (let id = 0; id < size; id += 1) {
+      for (let at = this.offsets[id]!; at < this.offsets[id + 1]!; at += 1) {
+        const nameId = this.holders[at]!;
+        this.nameTokenIds[next[nameId]!] = id;
+        next[nameId]! += 1;
+      }
+    }
+  }
   get vocabularySize(): number {
-    return this.vocabulary.length;
+    return this.vocabulary.size;
   }
 
   /**
@@ -177,150 +92,55 @@ export class NameIndex {
   candidates(subject: readonly string[], threshold: number): number[] {
     const x = subject.slice(0, MAX_ALIGNED_TOKENS);
     if (x.length === 0) return [];
-    const partners = new Map<number, number>();
-    const add = (id: number, bits: number) => partners.set(id, (partners.get(id) ?? 0) | bits);
-    x.forEach((token, k) => this.tokenPartners(token, 1 << k, add));
-    for (let i = 0; i < x.length; i += 1) {
-      for (let j = 0; j < x.length; j += 1) {
-        if (i !== j) this.joinedSubjectPartners(`${x[i]}${x[j]}`, (1 << i) | (1 << j), add);
-      }
-    }
-    return this.namesOf(partners, subject.length, threshold);
+    return this.namesOf(this.vocabulary.partners(x), subject.length, threshold);
   }
 
-  /** Names holding partners, kept when their partners could cover enough subject tokens. */
+  /**
+   * Names holding partners, kept when their partners could cover enough subject tokens. The
+   * score is covered / (p + q) and covered <= the tokens aligned; every aligned pair holds one or
+   * two subject tokens and one or two listed ones, so with c subject tokens that have a partner
+   * in a name, at most c subject and min(q, 2c) listed tokens are aligned. A name needs some
+   * least c (`leastCovered`), so it holds a partner of one of the p - c + 1 subject tokens with
+   * the fewest holders: only those holders are looked at, each against its own tokens.
+   */
   private namesOf(partners: Map<number, number>, p: number, threshold: number): number[] {
-    // bit masks per name in a scratch array (zero between calls), and the names touched
-    const covered = this.covered;
-    const touched: number[] = [];
+    const need = leastCovered(Math.min(p, MAX_ALIGNED_TOKENS), p, threshold);
+    if (need === undefined) return [];
+    const holders = new Array<number>(MAX_ALIGNED_TOKENS).fill(0);
     for (const [id, bits] of partners) {
+      const count = this.offsets[id + 1]! - this.offsets[id]!;
+      for (let k = 0; k < MAX_ALIGNED_TOKENS; k += 1) if (bits & (1 << k)) holders[k]! += count;
+    }
+    const order = holders
+      .map((count, k) => [count, k] as const)
+      .filter(([, k]) => k < Math.min(p, MAX_ALIGNED_TOKENS))
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const drivers = order
+      .slice(0, order.length - need + 1)
+      .reduce((mask, [, k]) => mask | (1 << k), 0);
+    const { covered, partnerBits } = this;
+    for (const [id, bits] of partners) partnerBits[id] = bits;
+    const out: number[] = [];
+    for (const [id, bits] of partners) {
+      if ((bits & drivers) === 0) continue;
       for (let at = this.offsets[id]!; at < this.offsets[id + 1]!; at += 1) {
         const nameId = this.holders[at]!;
-        if (covered[nameId] === 0) touched.push(nameId);
-        covered[nameId]! |= bits;
+        if (covered[nameId] === 1) continue;
+        covered[nameId] = 1;
+        out.push(nameId);
       }
     }
-    const out: number[] = [];
-    for (const nameId of touched) {
-      // covered <= aligned tokens <= (p - unaligned subject tokens) + q
-      const unaligned = p - popcount(covered[nameId]!);
+    const kept = out.filter((nameId) => {
       covered[nameId] = 0;
-      if (unaligned <= (1 - threshold) * (p + this.nameLengths[nameId]!) + 1e-9) out.push(nameId);
-    }
-    return out.sort((a, b) => a - b);
-  }
-
-  /**
-   * (a) single-token partners and (c) first parts of a joined listed pair, of one token: one
-   * pass over the vocabulary with the cheap necessary conditions inlined (this loop is what a
-   * screening costs).
-   */
-  private tokenPartners(x: string, bits: number, add: (id: number, bits: number) => void): void {
-    const shape = shapeOf(x);
-    const lx = x.length;
-    const edits = joinEdits(lx);
-    // (c) compares y with the first |y| + edits characters of x: their shapes, by length
-    const prefixes = Array.from({ length: lx + 1 }, (_, n) =>
-      n === lx ? shape : shapeOf(x.slice(0, n)),
-    );
-    const { lengths, masks, distinct, counts, heads, vocabulary } = this;
-    const x0 = x.charCodeAt(0);
-    const x1 = lx > 1 ? x.charCodeAt(1) : -1;
-    const x2 = lx > 2 ? x.charCodeAt(2) : -1;
-    const x3 = lx > 3 ? x.charCodeAt(3) : -1;
-    const xMask = shape.mask;
-    const xBuckets = shape.buckets;
-    const xCounts = shape.counts;
-    const xRepeats = lx - shape.distinct;
-    for (let id = 0; id < vocabulary.length; id += 1) {
-      const ly = lengths[id]!;
-      // (a) see NEED: m / lx + m / ly >= NEED[l] for the m matching characters, all shared
-      const h = id * 4;
-      const l =
-        heads[h] !== x0
-          ? 0
-          : heads[h + 1] !== x1
-            ? 1
-            : heads[h + 2] !== x2
-              ? 2
-              : heads[h + 3] !== x3
-                ? 3
-                : 4;
-      const need = NEED_NUM[l]! * lx * ly;
-      const scale = NEED_DEN * (lx + ly);
-      const repeats = ly - distinct[id]!;
-      let rough = popcount(xMask & masks[id]!) + (xRepeats < repeats ? xRepeats : repeats);
-      if (rough > lx) rough = lx;
-      if (rough > ly) rough = ly;
-      if (scale * rough >= need) {
-        let shared = 0;
-        const base = id * BUCKETS;
-        for (let k = 0; k < xBuckets.length; k += 1) {
-          const b = xBuckets[k]!;
-          const c = counts[base + b]!;
-          const d = xCounts[b]!;
-          shared += c < d ? c : d;
-        }
-        if (scale * shared >= need && jaroWinkler(x, vocabulary[id]!) >= TOKEN_MATCH_FLOOR) {
-          add(id, bits);
-          continue;
-        }
+      let bits = 0;
+      for (let at = this.nameOffsets[nameId]!; at < this.nameOffsets[nameId + 1]!; at += 1) {
+        bits |= partnerBits[this.nameTokenIds[at]!]!;
       }
-      // (c) y1 of a joined y1 y2 close to x is within `edits` of a prefix of x
-      if (ly <= lx + edits - 1 && (edits > 0 || l >= (ly < 4 ? ly : 4))) {
-        const prefix = prefixes[ly + edits < lx ? ly + edits : lx]!;
-        if (this.startsJoin(x, prefix, id, edits)) add(id, bits);
-      }
-    }
-  }
-
-  /**
-   * Whether token `id` is within `edits` of a prefix of `x`: it shares at least |y| - edits
-   * characters with `prefix` (the first |y| + edits characters of x), then the edit distance.
-   */
-  private startsJoin(x: string, prefix: Shape, id: number, edits: number): boolean {
-    const need = this.lengths[id]! - edits;
-    const shared = popcount(prefix.mask & this.masks[id]!);
-    const repeats = Math.min(
-      prefix.length - prefix.distinct,
-      this.lengths[id]! - this.distinct[id]!,
-    );
-    return (
-      shared + repeats >= need &&
-      this.overlap(prefix, id) >= need &&
-      prefixEditDistance(this.vocabulary[id]!, x, edits) <= edits
-    );
-  }
-
-  /** (b) listed tokens close to two subject tokens written as one. */
-  private joinedSubjectPartners(
-    joined: string,
-    bits: number,
-    add: (id: number, bits: number) => void,
-  ): void {
-    const shape = shapeOf(joined);
-    const lx = joined.length;
-    // |lx - ly| <= 0.15 max(lx, ly): ly in [0.85 lx, lx / 0.85]
-    const [from, to] = this.lengthRange(
-      Math.ceil(lx * TOKEN_MATCH_FLOOR - 1e-9),
-      Math.floor(lx / TOKEN_MATCH_FLOOR + 1e-9),
-    );
-    for (let id = from; id < to; id += 1) {
-      const ly = this.lengths[id]!;
-      const longer = Math.max(lx, ly);
-      const allowed = Math.floor(longer * (1 - TOKEN_MATCH_FLOOR) + 1e-9);
-      if (Math.abs(lx - ly) > allowed || this.overlap(shape, id) < longer - allowed) continue;
-      if (similarityAtLeast(joined, this.vocabulary[id]!, TOKEN_MATCH_FLOOR) !== undefined) {
-        add(id, bits);
-      }
-    }
-  }
-
-  /** Characters `x` and vocabulary token `id` share (an upper bound when buckets merge). */
-  private overlap(x: Shape, id: number): number {
-    let shared = 0;
-    const base = id * BUCKETS;
-    for (const b of x.buckets) shared += Math.min(x.counts[b]!, this.counts[base + b]!);
-    return shared;
+      const c = popcount(bits);
+      const q = this.nameLengths[nameId]!;
+      return c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9;
+    });
+    for (const id of partners.keys()) partnerBits[id] = 0;
+    return kept.sort((a, b) => a - b);
   }
 }

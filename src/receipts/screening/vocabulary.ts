@@ -1,0 +1,306 @@
+import {
+  jaroWinkler,
+  prefixEditDistance,
+  similarityAtLeast,
+  TOKEN_MATCH_FLOOR,
+} from './similarity.js';
+
+const BUCKETS = 32;
+/** a-z in their own buckets, everything else in six shared ones (a merge only over-counts). */
+const bucketOf = (code: number): number =>
+  code >= 97 && code <= 122 ? code - 97 : 26 + (code % 6);
+
+interface Shape {
+  length: number;
+  /** The buckets present, as a bit mask, and how many there are. */
+  mask: number;
+  distinct: number;
+  counts: Uint8Array;
+  /** The buckets present, for loops over the shape's own buckets only. */
+  buckets: number[];
+}
+
+function shapeOf(token: string, counts: Uint8Array = new Uint8Array(BUCKETS)): Shape {
+  for (let i = 0; i < token.length; i += 1) {
+    const b = bucketOf(token.charCodeAt(i));
+    if (counts[b]! < 255) counts[b]! += 1;
+  }
+  const buckets: number[] = [];
+  let mask = 0;
+  for (let b = 0; b < BUCKETS; b += 1) {
+    if (counts[b]! > 0) {
+      buckets.push(b);
+      mask |= 1 << b;
+    }
+  }
+  return { length: token.length, mask, distinct: buckets.length, counts, buckets };
+}
+
+/**
+ * Jaro-Winkler with a common prefix of l (<= 4) characters is j + 0.1 l (1 - j), so reaching
+ * 0.85 needs Jaro j >= (0.85 - 0.1 l) / (1 - 0.1 l), and Jaro <= (m / lx + m / ly + 1) / 3 then
+ * needs m / lx + m / ly >= 3 j - 1: 1.55, 1.5, 1.4375, 1.357.., 1.25 for l = 0..4. As integer
+ * ratios NEED_NUM[l] / NEED_DEN, rounded down (a looser bound, never a stricter one).
+ */
+const NEED_DEN = 1000;
+const NEED_NUM = [0, 1, 2, 3, 4].map((l) => {
+  const jaro = (TOKEN_MATCH_FLOOR - 0.1 * l) / (1 - 0.1 * l);
+  return Math.floor((3 * jaro - 1) * NEED_DEN - 1e-6);
+});
+
+export function popcount(v: number): number {
+  let n = v - ((v >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Edits Levenshtein similarity >= TOKEN_MATCH_FLOOR allows a joined pair against `length`. */
+function joinEdits(length: number): number {
+  return Math.floor((length * (1 - TOKEN_MATCH_FLOOR)) / TOKEN_MATCH_FLOOR + 1e-9);
+}
+
+/**
+ * The distinct tokens of a list, numbered shortest first (a band of lengths is a range of ids),
+ * with what the partner search reads per token: length, character buckets, first code units.
+ * `partners` finds, for a subject, every token that can take part in an aligned pair (see
+ * name-index.ts for why that is exact).
+ */
+export class Vocabulary {
+  private readonly tokens: string[];
+  private readonly ids = new Map<string, number>();
+  private readonly lengths: Uint16Array;
+  private readonly masks: Int32Array;
+  private readonly distinct: Uint8Array;
+  private readonly counts: Uint8Array;
+  /** The first four UTF-16 code units of each token (0 past its end): the Winkler prefix. */
+  private readonly heads: Uint16Array;
+  /** Tokens by their first, and by their second, UTF-16 code unit. */
+  private readonly initials: Map<number, Int32Array>;
+  private readonly seconds: Map<number, Int32Array>;
+
+  constructor(distinctTokens: Iterable<string>) {
+    this.tokens = [...distinctTokens].sort(
+      (a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0),
+    );
+    const size = this.tokens.length;
+    this.lengths = new Uint16Array(size);
+    this.masks = new Int32Array(size);
+    this.distinct = new Uint8Array(size);
+    this.counts = new Uint8Array(size * BUCKETS);
+    this.heads = new Uint16Array(size * 4);
+    this.tokens.forEach((token, id) => {
+      this.ids.set(token, id);
+      const shape = shapeOf(token, this.counts.subarray(id * BUCKETS, (id + 1) * BUCKETS));
+      this.lengths[id] = Math.min(token.length, 0xffff);
+      for (let k = 0; k < 4 && k < token.length; k += 1)
+        this.heads[id * 4 + k] = token.charCodeAt(k);
+      this.masks[id] = shape.mask;
+      this.distinct[id] = shape.distinct;
+    });
+    this.initials = this.groupBy(0);
+    this.seconds = this.groupBy(1);
+  }
+
+  get size(): number {
+    return this.tokens.length;
+  }
+
+  idOf(token: string): number | undefined {
+    return this.ids.get(token);
+  }
+
+  /**
+   * Every token that can be aligned with the subject tokens `x` (at most MAX_ALIGNED_TOKENS),
+   * with the bits of the subject tokens it can be aligned with (bit k: x[k]).
+   */
+  partners(x: readonly string[]): Map<number, number> {
+    const partners = new Map<number, number>();
+    const add = (id: number, bits: number) => partners.set(id, (partners.get(id) ?? 0) | bits);
+    x.forEach((token, k) => this.tokenPartners(token, 1 << k, add));
+    for (let i = 0; i < x.length; i += 1) {
+      for (let j = 0; j < x.length; j += 1) {
+        if (i !== j) this.joinedSubjectPartners(`${x[i]}${x[j]}`, (1 << i) | (1 << j), add);
+      }
+    }
+    return partners;
+  }
+
+  /** The ids of the tokens whose length is in [min, max] (ids are sorted by length). */
+  private lengthRange(min: number, max: number): [number, number] {
+    const { lengths } = this;
+    const first = (length: number) => {
+      let lo = 0;
+      let hi = lengths.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (lengths[mid]! < length) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [first(Math.max(min, 0)), first(max + 1)];
+  }
+  /** Token ids by the code unit at `position` (tokens that long only). */
+  private groupBy(position: number): Map<number, Int32Array> {
+    const groups = new Map<number, number[]>();
+    this.tokens.forEach((token, id) => {
+      if (token.length <= position) return;
+      const code = token.charCodeAt(position);
+      const group = groups.get(code);
+      if (group) group.push(id);
+      else groups.set(code, [id]);
+    });
+    return new Map([...groups].map(([code, ids]) => [code, Int32Array.from(ids)]));
+  }
+  /** (a) single-token partners and (c) first parts of a joined listed pair, of one token. */
+  private tokenPartners(x: string, bits: number, add: (id: number, bits: number) => void): void {
+    const shape = shapeOf(x);
+    const found = (id: number) => add(id, bits);
+    this.sameInitialPartners(x, shape, found);
+    this.otherInitialPartners(x, shape, found);
+    this.joinStarts(x, shape, found);
+  }
+  /** (a) for tokens starting like x: Winkler's bonus may apply, the bound depends on it. */
+  private sameInitialPartners(x: string, shape: Shape, found: (id: number) => void): void {
+    const group = this.initials.get(x.charCodeAt(0));
+    if (!group) return;
+    const { heads } = this;
+    const lx = x.length;
+    const codes = [1, 2, 3].map((k) => (k < lx ? x.charCodeAt(k) : -1));
+    for (const id of group) {
+      const h = id * 4;
+      const l =
+        heads[h + 1] !== codes[0]
+          ? 1
+          : heads[h + 2] !== codes[1]
+            ? 2
+            : heads[h + 3] !== codes[2]
+              ? 3
+              : 4;
+      if (
+        this.mayReach(shape, id, NEED_NUM[l]!) &&
+        jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR
+      ) {
+        found(id);
+      }
+    }
+  }
+  /**
+   * (a) for every other token: no Winkler bonus, so Jaro itself must reach 0.85. The loop that
+   * costs a screening, kept to a bit count and a comparison per token.
+   */
+  private otherInitialPartners(x: string, shape: Shape, found: (id: number) => void): void {
+    const { heads, lengths, masks, distinct } = this;
+    const x0 = x.charCodeAt(0);
+    const lx = x.length;
+    const xMask = shape.mask;
+    const xRepeats = lx - shape.distinct;
+    const num = NEED_NUM[0]!;
+    for (let id = 0; id < lengths.length; id += 1) {
+      if (heads[id * 4] === x0) continue;
+      const ly = lengths[id]!;
+      const repeats = ly - distinct[id]!;
+      let rough = popcount(xMask & masks[id]!) + (xRepeats < repeats ? xRepeats : repeats);
+      if (rough > lx) rough = lx;
+      if (rough > ly) rough = ly;
+      if (NEED_DEN * (lx + ly) * rough < num * lx * ly) continue;
+      if (this.mayReach(shape, id, num) && jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR) {
+        found(id);
+      }
+    }
+  }
+  /** m / lx + m / ly >= num / NEED_DEN is possible with the characters x and `id` share. */
+  private mayReach(x: Shape, id: number, num: number): boolean {
+    const lx = x.length;
+    const ly = this.lengths[id]!;
+    return NEED_DEN * (lx + ly) * Math.min(lx, ly, this.overlap(x, id)) >= num * lx * ly;
+  }
+  /**
+   * (c) tokens that can be the first part y1 of a joined pair y1 y2 close to x: within `edits`
+   * of a prefix of x. With no edit, the prefixes themselves; with one, y1 starts with x[0] or
+   * x[1], or its second character is one of them (the edit at its start), or it is one
+   * character long; longer tokens (two or more edits) are checked against the vocabulary.
+   */
+  private joinStarts(x: string, shape: Shape, found: (id: number) => void): void {
+    const lx = x.length;
+    const edits = joinEdits(lx);
+    if (edits === 0) {
+      for (let s = 1; s < lx; s += 1) {
+        const id = this.ids.get(x.slice(0, s));
+        if (id !== undefined) found(id);
+      }
+      return;
+    }
+    const prefixes = Array.from({ length: lx + 1 }, (_, n) =>
+      n === lx ? shape : shapeOf(x.slice(0, n)),
+    );
+    const check = (id: number) => {
+      const ly = this.lengths[id]!;
+      if (ly > lx + edits - 1) return;
+      const prefix = prefixes[Math.min(lx, ly + edits)]!;
+      if (this.startsJoin(x, prefix, id, edits)) found(id);
+    };
+    if (edits > 1) {
+      for (let id = 0; id < this.lengths.length; id += 1) check(id);
+      return;
+    }
+    const [x0, x1] = [x.charCodeAt(0), x.charCodeAt(1)];
+    for (const group of [
+      this.initials.get(x0),
+      this.initials.get(x1),
+      this.seconds.get(x0),
+      this.seconds.get(x1),
+    ]) {
+      for (const id of group ?? []) check(id);
+    }
+    const [from, to] = this.lengthRange(1, 1);
+    for (let id = from; id < to; id += 1) check(id);
+  }
+  /**
+   * Whether token `id` is within `edits` of a prefix of `x`: it shares at least |y| - edits
+   * characters with `prefix` (the first |y| + edits characters of x), then the edit distance.
+   */
+  private startsJoin(x: string, prefix: Shape, id: number, edits: number): boolean {
+    const need = this.lengths[id]! - edits;
+    const shared = popcount(prefix.mask & this.masks[id]!);
+    const repeats = Math.min(
+      prefix.length - prefix.distinct,
+      this.lengths[id]! - this.distinct[id]!,
+    );
+    return (
+      shared + repeats >= need &&
+      this.overlap(prefix, id) >= need &&
+      prefixEditDistance(this.tokens[id]!, x, edits) <= edits
+    );
+  }
+  /** (b) listed tokens close to two subject tokens written as one. */
+  private joinedSubjectPartners(
+    joined: string,
+    bits: number,
+    add: (id: number, bits: number) => void,
+  ): void {
+    const shape = shapeOf(joined);
+    const lx = joined.length;
+    // |lx - ly| <= 0.15 max(lx, ly): ly in [0.85 lx, lx / 0.85]
+    const [from, to] = this.lengthRange(
+      Math.ceil(lx * TOKEN_MATCH_FLOOR - 1e-9),
+      Math.floor(lx / TOKEN_MATCH_FLOOR + 1e-9),
+    );
+    for (let id = from; id < to; id += 1) {
+      const ly = this.lengths[id]!;
+      const longer = Math.max(lx, ly);
+      const allowed = Math.floor(longer * (1 - TOKEN_MATCH_FLOOR) + 1e-9);
+      if (Math.abs(lx - ly) > allowed || this.overlap(shape, id) < longer - allowed) continue;
+      if (similarityAtLeast(joined, this.tokens[id]!, TOKEN_MATCH_FLOOR) !== undefined) {
+        add(id, bits);
+      }
+    }
+  }
+  /** Characters `x` and vocabulary token `id` share (an upper bound when buckets merge). */
+  private overlap(x: Shape, id: number): number {
+    let shared = 0;
+    const base = id * BUCKETS;
+    for (const b of x.buckets) shared += Math.min(x.counts[b]!, this.counts[base + b]!);
+    return shared;
+  }
+}
