@@ -196,7 +196,10 @@ export class Vocabulary {
     const xMask = shape.mask;
     const xRepeats = lx - shape.distinct;
     const num = NEED_NUM[0]!;
-    for (let id = 0; id < lengths.length; id += 1) {
+    // with m <= min(lx, ly), m / lx + m / ly >= 1 + r needs r lx <= ly <= lx / r
+    const r = num / NEED_DEN - 1;
+    const [from, to] = this.lengthRange(Math.ceil(r * lx - 1e-9), Math.floor(lx / r + 1e-9));
+    for (let id = from; id < to; id += 1) {
       if (heads[id * 4] === x0) continue;
       const ly = lengths[id]!;
       const repeats = ly - distinct[id]!;
