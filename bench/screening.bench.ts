@@ -12,20 +12,11 @@ import { performance } from 'node:perf_hooks';
 import { ScreeningLists, WEAK_MATCH_THRESHOLD } from '../src/receipts/screening/lists.js';
 import { nameTokens } from '../src/receipts/screening/normalise.js';
 import { maxNameSimilarity, nameSimilarity } from '../src/receipts/screening/similarity.js';
+import { prng } from '../test/helpers/prng.js';
 
 const SIZES = (process.env.BENCH_SCREEN_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const SUBJECTS = 1_000;
 const SCAN_SUBJECTS = 20;
-
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = prng(7);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;

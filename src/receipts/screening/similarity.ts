@@ -162,25 +162,8 @@ export function similarityAtLeast(a: string, b: string, floor: number): number |
  * levenshtein(a, b[0..s])`), or any value above `cap` once it must exceed it.
  */
 export function prefixEditDistance(a: string, b: string, cap: number): number {
-  const width = Math.min(b.length, a.length + cap);
-  let previous: number[] = Array.from({ length: width + 1 }, (_, s) => s);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current: number[] = [i];
-    let rowMin = i;
-    for (let s = 1; s <= width; s += 1) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(s - 1) ? 0 : 1;
-      const value = Math.min(
-        (previous[s] ?? 0) + 1,
-        (current[s - 1] ?? 0) + 1,
-        (previous[s - 1] ?? 0) + cost,
-      );
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > cap) return rowMin;
-    previous = current;
-  }
-  return Math.min(...previous);
+  const row = lastRow(a, b, Math.min(b.length, a.length + cap), cap);
+  return typeof row === 'number' ? row : Math.min(...row);
 }
 
 /** Whether one of `pieces` consecutive, nearly equal pieces of `a` is a substring of `b`. */
@@ -238,16 +221,25 @@ function jaroSimilarity(a: string, b: string): number {
  * row exceeds `cap` (the distance can then only be larger).
  */
 function levenshtein(a: string, b: string, cap: number): number {
-  let previous: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const row = lastRow(a, b, b.length, cap);
+  return typeof row === 'number' ? row : (row[b.length] ?? 0);
+}
+
+/**
+ * The last row of the edit-distance table of `a` against `b[0..width]` (entry s: the distance of
+ * `a` and `b[0..s]`), or the smallest entry of the first row whose entries all exceed `cap`.
+ */
+function lastRow(a: string, b: string, width: number, cap: number): number[] | number {
+  let previous: number[] = Array.from({ length: width + 1 }, (_, s) => s);
   for (let i = 1; i <= a.length; i += 1) {
     const current: number[] = [i];
     let rowMin = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+    for (let s = 1; s <= width; s += 1) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(s - 1) ? 0 : 1;
       const value = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
+        (previous[s] ?? 0) + 1,
+        (current[s - 1] ?? 0) + 1,
+        (previous[s - 1] ?? 0) + cost,
       );
       current.push(value);
       rowMin = Math.min(rowMin, value);
@@ -255,5 +247,5 @@ function levenshtein(a: string, b: string, cap: number): number {
     if (rowMin > cap) return rowMin;
     previous = current;
   }
-  return previous[b.length] ?? 0;
+  return previous;
 }

@@ -3,22 +3,13 @@ import { NameIndex } from '../../../src/receipts/screening/name-index.js';
 import { WEAK_MATCH_THRESHOLD } from '../../../src/receipts/screening/lists.js';
 import { nameTokens } from '../../../src/receipts/screening/normalise.js';
 import { maxNameSimilarity, nameSimilarity } from '../../../src/receipts/screening/similarity.js';
+import { prng } from '../../helpers/prng.js';
 
 /**
  * The index is exact: every name a full scan finds at or above a threshold is among its
  * candidates, on names built to stress each way two names align (typos, transpositions, a name
  * written as one word or two, dropped and extra tokens, short tokens).
  */
-
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = [
   'a',
