@@ -32,14 +32,21 @@ function leastCovered(x: number, p: number, threshold: number): number | undefin
   return undefined;
 }
 
+/** CSR offsets of `lists`: list i is at [offsets[i], offsets[i + 1]) of their concatenation. */
+function offsetsOf(lists: readonly (readonly number[])[]): Int32Array {
+  const offsets = new Int32Array(lists.length + 1);
+  lists.forEach((list, i) => (offsets[i + 1] = offsets[i]! + list.length));
+  return offsets;
+}
+
 export class NameIndex {
   private readonly vocabulary: Vocabulary;
   /** Names holding each vocabulary token, ascending (CSR: offsets into `holders`). */
   private readonly offsets: Int32Array;
   private readonly holders: Int32Array;
   /** Each name's token ids (CSR), to check a name against the partners. */
-  private nameOffsets = new Int32Array(1);
-  private nameTokenIds = new Int32Array(0);
+  private readonly nameOffsets: Int32Array;
+  private readonly nameTokenIds: Int32Array;
   private readonly nameLengths: Uint16Array;
   /** Scratch for `namesOf` (all zero when idle): names seen, partner bits by token. */
   private readonly covered: Uint8Array;
@@ -52,35 +59,20 @@ export class NameIndex {
     this.nameLengths = new Uint16Array(names.length);
     this.covered = new Uint8Array(names.length);
     this.partnerBits = new Int32Array(size);
+    const tokenIds = names.map((tokens) =>
+      [...new Set(tokens)].map((token) => this.vocabulary.idOf(token)!),
+    );
+    this.nameOffsets = offsetsOf(tokenIds);
+    this.nameTokenIds = Int32Array.from(tokenIds.flat());
     const held: number[][] = Array.from({ length: size }, () => []);
-    names.forEach((tokens, nameId) => {
-      this.nameLengths[nameId] = Math.min(tokens.length, 0xffff);
-      for (const token of new Set(tokens)) held[this.vocabulary.idOf(token)!]!.push(nameId);
+    tokenIds.forEach((ids, nameId) => {
+      this.nameLengths[nameId] = Math.min(names[nameId]!.length, 0xffff);
+      for (const id of ids) held[id]!.push(nameId);
     });
-    this.offsets = new Int32Array(size + 1);
-    held.forEach((list, id) => (this.offsets[id + 1] = this.offsets[id]! + list.length));
-    this.holders = new Int32Array(this.offsets[size]!);
-    held.forEach((list, id) => this.holders.set(list, this.offsets[id]!));
-    this.forward(size);
+    this.offsets = offsetsOf(held);
+    this.holders = Int32Array.from(held.flat());
   }
 
-  /** The names' token ids, from the postings. */
-  private forward(size: number): void {
-    const names = this.nameLengths.length;
-    const counts = new Int32Array(names + 1);
-    for (const nameId of this.holders) counts[nameId + 1]! += 1;
-    for (let n = 0; n < names; n += 1) counts[n + 1]! += counts[n]!;
-    this.nameOffsets = counts;
-    this.nameTokenIds = new Int32Array(this.holders.length);
-    const next = counts.slice(0, names);
-    for (let id = 0; id < size; id += 1) {
-      for (let at = this.offsets[id]!; at < this.offsets[id + 1]!; at += 1) {
-        const nameId = this.holders[at]!;
-        this.nameTokenIds[next[nameId]!] = id;
-        next[nameId]! += 1;
-      }
-    }
-  }
   get vocabularySize(): number {
     return this.vocabulary.size;
   }

@@ -68,7 +68,7 @@ function joinEdits(length: number): number {
 export class Vocabulary {
   private readonly tokens: string[];
   private readonly ids = new Map<string, number>();
-  private readonly lengths: Uint16Array;
+  private readonly lengths: Int32Array;
   private readonly masks: Int32Array;
   private readonly distinct: Uint8Array;
   private readonly counts: Uint8Array;
@@ -83,7 +83,7 @@ export class Vocabulary {
       (a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0),
     );
     const size = this.tokens.length;
-    this.lengths = new Uint16Array(size);
+    this.lengths = new Int32Array(size);
     this.masks = new Int32Array(size);
     this.distinct = new Uint8Array(size);
     this.counts = new Uint8Array(size * BUCKETS);
@@ -91,7 +91,7 @@ export class Vocabulary {
     this.tokens.forEach((token, id) => {
       this.ids.set(token, id);
       const shape = shapeOf(token, this.counts.subarray(id * BUCKETS, (id + 1) * BUCKETS));
-      this.lengths[id] = Math.min(token.length, 0xffff);
+      this.lengths[id] = token.length;
       for (let k = 0; k < 4 && k < token.length; k += 1)
         this.heads[id * 4 + k] = token.charCodeAt(k);
       this.masks[id] = shape.mask;
@@ -140,6 +140,7 @@ export class Vocabulary {
     };
     return [first(Math.max(min, 0)), first(max + 1)];
   }
+
   /** Token ids by the code unit at `position` (tokens that long only). */
   private groupBy(position: number): Map<number, Int32Array> {
     const groups = new Map<number, number[]>();
@@ -152,6 +153,7 @@ export class Vocabulary {
     });
     return new Map([...groups].map(([code, ids]) => [code, Int32Array.from(ids)]));
   }
+
   /** (a) single-token partners and (c) first parts of a joined listed pair, of one token. */
   private tokenPartners(x: string, bits: number, add: (id: number, bits: number) => void): void {
     const shape = shapeOf(x);
@@ -160,6 +162,7 @@ export class Vocabulary {
     this.otherInitialPartners(x, shape, found);
     this.joinStarts(x, shape, found);
   }
+
   /** (a) for tokens starting like x: Winkler's bonus may apply, the bound depends on it. */
   private sameInitialPartners(x: string, shape: Shape, found: (id: number) => void): void {
     const group = this.initials.get(x.charCodeAt(0));
@@ -185,16 +188,15 @@ export class Vocabulary {
       }
     }
   }
+
   /**
    * (a) for every other token: no Winkler bonus, so Jaro itself must reach 0.85. The loop that
    * costs a screening, kept to a bit count and a comparison per token.
    */
   private otherInitialPartners(x: string, shape: Shape, found: (id: number) => void): void {
-    const { heads, lengths, masks, distinct } = this;
+    const { heads, lengths } = this;
     const x0 = x.charCodeAt(0);
     const lx = x.length;
-    const xMask = shape.mask;
-    const xRepeats = lx - shape.distinct;
     const num = NEED_NUM[0]!;
     // with m <= min(lx, ly), m / lx + m / ly >= 1 + r needs r lx <= ly <= lx / r
     const r = num / NEED_DEN - 1;
@@ -202,22 +204,20 @@ export class Vocabulary {
     for (let id = from; id < to; id += 1) {
       if (heads[id * 4] === x0) continue;
       const ly = lengths[id]!;
-      const repeats = ly - distinct[id]!;
-      let rough = popcount(xMask & masks[id]!) + (xRepeats < repeats ? xRepeats : repeats);
-      if (rough > lx) rough = lx;
-      if (rough > ly) rough = ly;
-      if (NEED_DEN * (lx + ly) * rough < num * lx * ly) continue;
+      if (NEED_DEN * (lx + ly) * this.roughOverlap(shape, id) < num * lx * ly) continue;
       if (this.mayReach(shape, id, num) && jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR) {
         found(id);
       }
     }
   }
+
   /** m / lx + m / ly >= num / NEED_DEN is possible with the characters x and `id` share. */
   private mayReach(x: Shape, id: number, num: number): boolean {
     const lx = x.length;
     const ly = this.lengths[id]!;
     return NEED_DEN * (lx + ly) * Math.min(lx, ly, this.overlap(x, id)) >= num * lx * ly;
   }
+
   /**
    * (c) tokens that can be the first part y1 of a joined pair y1 y2 close to x: within `edits`
    * of a prefix of x. With no edit, the prefixes themselves; with one, y1 starts with x[0] or
@@ -259,23 +259,20 @@ export class Vocabulary {
     const [from, to] = this.lengthRange(1, 1);
     for (let id = from; id < to; id += 1) check(id);
   }
+
   /**
    * Whether token `id` is within `edits` of a prefix of `x`: it shares at least |y| - edits
    * characters with `prefix` (the first |y| + edits characters of x), then the edit distance.
    */
   private startsJoin(x: string, prefix: Shape, id: number, edits: number): boolean {
     const need = this.lengths[id]! - edits;
-    const shared = popcount(prefix.mask & this.masks[id]!);
-    const repeats = Math.min(
-      prefix.length - prefix.distinct,
-      this.lengths[id]! - this.distinct[id]!,
-    );
     return (
-      shared + repeats >= need &&
+      this.roughOverlap(prefix, id) >= need &&
       this.overlap(prefix, id) >= need &&
       prefixEditDistance(this.tokens[id]!, x, edits) <= edits
     );
   }
+
   /** (b) listed tokens close to two subject tokens written as one. */
   private joinedSubjectPartners(
     joined: string,
@@ -299,6 +296,17 @@ export class Vocabulary {
       }
     }
   }
+
+  /**
+   * A cheaper upper bound of `overlap`, from the bucket masks: the buckets both have, plus the
+   * repeated characters of whichever has fewer, at most the shorter length.
+   */
+  private roughOverlap(x: Shape, id: number): number {
+    const ly = this.lengths[id]!;
+    const repeats = Math.min(x.length - x.distinct, ly - this.distinct[id]!);
+    return Math.min(x.length, ly, popcount(x.mask & this.masks[id]!) + repeats);
+  }
+
   /** Characters `x` and vocabulary token `id` share (an upper bound when buckets merge). */
   private overlap(x: Shape, id: number): number {
     let shared = 0;
