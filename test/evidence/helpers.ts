@@ -1,5 +1,5 @@
 import type { TestContext } from '../helpers/context.js';
-import { registerNotary, validRequest } from '../helpers/ron.js';
+import { issueValidRon } from '../helpers/ron.js';
 import { fromBase64url } from '../../src/evidence/encoding.js';
 
 /** Issues a RON receipt with a document (so it is anchorable), seals the log, returns the bundle. */
@@ -7,13 +7,7 @@ export async function anchoredBundle(
   ctx: TestContext,
   key: string,
 ): Promise<Record<string, unknown>> {
-  const notary = await registerNotary(ctx.repos);
-  const issued = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/verify',
-    headers: { 'x-api-key': key },
-    payload: validRequest(notary),
-  });
+  const issued = await issueValidRon(ctx, key);
   if (issued.statusCode !== 200) throw new Error(issued.body);
   await ctx.app.services.anchoring.sealAll();
   const res = await ctx.app.inject({

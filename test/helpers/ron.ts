@@ -4,6 +4,7 @@ import { LIMITS } from '../../src/contract/limits.js';
 import type { VerificationRequest } from '../../src/contract/verification.js';
 import { createSeal } from '../../src/receipts/seal.js';
 import type { Repositories } from '../../src/storage/repositories.js';
+import type { TestContext } from './context.js';
 import { samplePdf, sha256Hex } from './requests.js';
 
 export const SAMPLE_LISTS_DIR = path.resolve(import.meta.dirname, '../../screening-lists');
@@ -35,6 +36,20 @@ export async function registerNotary(
     publicKeyPem: notary.publicKeyPem,
   });
   return notary;
+}
+
+/**
+ * POST /api/v1/verify of a request every check passes, by a notary registered for `tenant` (the
+ * tenant of `key`); the response as the service gave it.
+ */
+export async function issueValidRon(ctx: TestContext, key: string, tenant = 'tenant-a') {
+  const notary = await registerNotary(ctx.repos, tenant);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/verify',
+    headers: { 'x-api-key': key },
+    payload: validRequest(notary),
+  });
 }
 
 /** A request every check passes: real PDF, real ES256 seal by the registered notary. */

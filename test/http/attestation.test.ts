@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { ed25519Pem } from '../helpers/context.js';
-import { registerNotary, validRequest } from '../helpers/ron.js';
+import { issueValidRon } from '../helpers/ron.js';
 import { ciRequest } from './hostile/requests.js';
 
 /**
@@ -94,13 +94,7 @@ describe('receipt attestation', () => {
   });
 
   it('a RON receipt names the document digest; a revoked receipt is FAILED', async () => {
-    const notary = await registerNotary(ctx.repos);
-    const issued = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/verify',
-      headers: { 'x-api-key': key },
-      payload: validRequest(notary),
-    });
+    const issued = await issueValidRon(ctx, key);
     const { receiptId } = issued.json();
     const before = statementOf(await attestation(receiptId));
     expect(before.subject[0].digest.sha256).toMatch(/^[0-9a-f]{64}$/);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
-import { registerNotary, validRequest } from '../helpers/ron.js';
+import { issueValidRon } from '../helpers/ron.js';
 import { freePort } from '../helpers/witness.js';
 
 /** Prometheus metrics: only where configured (bearer token, own port), with what operators watch. */
@@ -41,13 +41,7 @@ describe('with METRICS_TOKEN and METRICS_PORT', () => {
 
   it('counts requests per route and status, receipts by decision, 429s, and reads the sealer lag', async () => {
     const key = await ctx.apiKey(['verify']);
-    const notary = await registerNotary(ctx.repos);
-    const issued = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/verify',
-      headers: { 'x-api-key': key },
-      payload: validRequest(notary),
-    });
+    const issued = await issueValidRon(ctx, key);
     expect(issued.statusCode).toBe(200);
     for (let i = 0; i < 5; i++) {
       await ctx.app.inject({ url: '/api/v1/receipts', headers: { 'x-api-key': key } });
