@@ -1,6 +1,6 @@
 import type { CiRunFacts } from '../receipts/checks/ci-run.js';
 import type { CiRunFactsSource } from '../receipts/issuance.js';
-import type { RepositoryLike, WorkflowRunLike } from './workflow-run.js';
+import { runAttemptOf, type RepositoryLike, type WorkflowRunLike } from './workflow-run.js';
 
 /** The jobs of a run attempt as GitHub's REST API lists them (only what is read). */
 interface JobLike {
@@ -50,7 +50,7 @@ export function appRunFacts(
       owner: repository.owner.login,
       repo: repository.name,
       run_id: run.id,
-      attempt_number: run.run_attempt ?? 1,
+      attempt_number: runAttemptOf(run),
       per_page: 100,
     });
     const runner = runnerOf(data.jobs);
