@@ -18,7 +18,7 @@ export interface JobsClient {
         run_id: number;
         attempt_number: number;
         per_page?: number;
-      }): Promise<{ data: { jobs: JobLike[] } }>;
+      }): Promise<{ data: { total_count: number; jobs: JobLike[] } }>;
     };
   };
 }
@@ -53,7 +53,7 @@ export function appRunFacts(
       attempt_number: runAttemptOf(run),
       per_page: 100,
     });
-    const runner = runnerOf(data.jobs);
+    const runner = runnerOf(data.jobs, data.total_count);
     return {
       source: 'github-app',
       runnerEnvironment: runner.environment,
@@ -69,11 +69,20 @@ export function appRunFacts(
   };
 }
 
-/** Hosted only when every job that got a runner ran in GitHub's hosted group. */
-function runnerOf(jobs: JobLike[]): { environment?: string; unknownBecause?: string } {
+/**
+ * Hosted only when every job that got a runner ran in GitHub's hosted group, and every job of the
+ * attempt was listed (one page of 100: a larger run is not proven hosted).
+ */
+function runnerOf(
+  jobs: JobLike[],
+  total: number,
+): { environment?: string; unknownBecause?: string } {
   const assigned = jobs.filter((job) => job.runner_name);
   if (assigned.some((job) => job.labels.includes('self-hosted'))) {
     return { environment: 'self-hosted' };
+  }
+  if (total > jobs.length) {
+    return { unknownBecause: `the run has ${total} jobs; only ${jobs.length} were listed` };
   }
   if (assigned.length === 0) return { unknownBecause: 'no job of the run was assigned a runner' };
   const other = assigned.find((job) => job.runner_group_name !== HOSTED_GROUP);

@@ -38,18 +38,18 @@ const selfHosted: Job = {
   runner_group_name: 'Default',
 };
 
-function nockJobs(payload: Payload, jobs: Job[]) {
+function nockJobs(payload: Payload, jobs: Job[], total = jobs.length) {
   const { owner, repo } = runCoords(payload);
   const run = payload.workflow_run;
   nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
     .get(`/repos/${owner}/${repo}/actions/runs/${run.id}/attempts/${run.run_attempt}/jobs`)
     .query({ per_page: '100' })
-    .reply(200, { total_count: jobs.length, jobs });
+    .reply(200, { total_count: total, jobs });
 }
 
-async function run(payload: Payload, jobs: Job[] | null) {
+async function run(payload: Payload, jobs: Job[] | null, total = jobs?.length) {
   const bodies = nockNewCheckRun(suite.installationId, payload, { config: V2 });
-  if (jobs) nockJobs(payload, jobs);
+  if (jobs) nockJobs(payload, jobs, total);
   expect((await deliver(suite.ctx.app, 'workflow_run', payload)).statusCode).toBe(200);
   const record = await suite.ctx.repos.receipts.findByExternalId(
     suite.tenant,
@@ -111,6 +111,13 @@ describe('ci-provenance-v2 (GitHub App)', () => {
   it('a runner group that is not GitHub-hosted nor labelled self-hosted: runner_unverified', async () => {
     const { receipt } = await run(completed(), [{ ...hosted, runner_group_name: 'Large runners' }]);
     expect(receipt?.reasons).toEqual(['runner_unverified']);
+  });
+
+  it('a run with more jobs than one page lists is not proven hosted: runner_unverified', async () => {
+    const { receipt } = await run(completed(), [hosted, hosted], 150);
+    expect(receipt?.reasons).toEqual(['runner_unverified']);
+    const check = receipt?.checks.find((c) => c.checkId === 'ci.runner');
+    expect(check?.details).toContain('150 jobs');
   });
 
   it('v1 (no profile in the file) asks GitHub nothing more and judges no runner or branch', async () => {
