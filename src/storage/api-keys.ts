@@ -74,18 +74,13 @@ export class ApiKeyRepository implements ApiKeyStore {
   async authenticate(token: string): Promise<Principal | undefined> {
     const parsed = parseToken(token);
     if (!parsed) return undefined;
-    const row = this.cache.get(parsed.keyId) ?? (await this.activeKey(parsed.keyId));
+    // only keys that exist are cached: random key ids cannot fill the cache
+    const row = await this.cache.through(parsed.keyId, () => this.activeKey(parsed.keyId));
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) return undefined;
     return { keyId: row.id, tenant: row.tenant, scopes: new Set(row.scopes) };
   }
 
-  private async activeKey(id: string): Promise<ApiKeyRow | undefined> {
-    const row = await this.knex<ApiKeyRow>('api_keys')
-      .where({ id })
-      .whereNull('revoked_at')
-      .first();
-    // only keys that exist are cached: random key ids cannot fill the cache
-    if (row) this.cache.set(id, row);
-    return row;
+  private activeKey(id: string): Promise<ApiKeyRow | undefined> {
+    return this.knex<ApiKeyRow>('api_keys').where({ id }).whereNull('revoked_at').first();
   }
 }

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 
-/** The tables whose rows the process caches; a change to one clears its cache. */
-export type CachedTable = 'api_keys' | 'notaries';
+/**
+ * What the process caches; a change to one clears its cache. `receipts` stands for a stored
+ * receipt's state: its row, its revocation and its log entry (migration 013).
+ */
+export type CachedTable = 'api_keys' | 'notaries' | 'receipts';
 const CHANNEL = 'receipts_changes';
 const RETRY_MS = 1_000;
 
@@ -16,13 +19,20 @@ interface ListeningClient {
   end(): Promise<void>;
 }
 
+/** The embedded store's PGlite instance: it delivers NOTIFY in process, after the commit. */
+interface EmbeddedNotifier {
+  listen(channel: string, fn: (payload: string) => void): Promise<unknown>;
+}
+
 /**
  * Tells the in-process caches when cached rows change. Changes made through this process are
- * announced at once (`announce`); with PostgreSQL, triggers `pg_notify` every change on the
- * cached tables (migration 006), so a key revoked or a notary changed by the CLI or another
- * replica clears the caches within the notification's delivery time. While the LISTEN
- * connection is down the feed is not `live` and the caches are bypassed, so nothing stale is
- * ever served for longer than that delivery time.
+ * announced at once (`announce`); triggers `pg_notify` every change on the cached tables
+ * (migrations 006 and 013), so a key revoked, a notary changed or a receipt revoked or sealed
+ * by the CLI or another replica clears the caches within the notification's delivery time
+ * (PostgreSQL: a LISTEN connection of its own; embedded: PGlite's in-process notifications,
+ * which also catch a row changed by hand). While the LISTEN connection is down the feed is not
+ * `live` and the caches are bypassed, so nothing stale is ever served for longer than that
+ * delivery time.
  */
 export class ChangeFeed {
   private readonly listeners = new Set<(table: CachedTable | '*') => void>();
@@ -31,9 +41,12 @@ export class ChangeFeed {
   /** Caches may serve entries only while this is true. */
   live: boolean;
 
-  constructor(private readonly knex: Knex | undefined) {
-    // the embedded store is single-process: every change goes through `announce`
-    this.live = knex === undefined;
+  constructor(
+    private readonly knex: Knex,
+    private readonly kind: 'postgres' | 'embedded',
+  ) {
+    // the embedded store is single-process: nothing changes it but this process
+    this.live = kind === 'embedded';
   }
 
   onChange(fn: (table: CachedTable | '*') => void): void {
@@ -44,20 +57,31 @@ export class ChangeFeed {
     for (const fn of this.listeners) fn(table);
   }
 
-  /** PostgreSQL: LISTEN on a connection of its own; resolves once listening (or failed). */
+  private notified(payload: string | undefined): void {
+    this.announce((payload as CachedTable | undefined) ?? '*');
+  }
+
+  /** Starts listening; resolves once listening (or, for PostgreSQL, failed and retrying). */
   async start(): Promise<void> {
-    if (!this.knex || this.closed) return;
+    if (this.closed) return;
+    if (this.kind === 'embedded') {
+      const pglite = (this.knex.client as { pglite: EmbeddedNotifier }).pglite;
+      await pglite.listen(CHANNEL, (payload) => this.notified(payload));
+      return;
+    }
     try {
       const client = (await this.knex.client.acquireRawConnection()) as ListeningClient;
       const lost = () => this.lost(client);
       client.on('error', lost);
       client.on('end', lost);
       client.on('notification', (n) => {
-        if (n.channel === CHANNEL) this.announce((n.payload as CachedTable | undefined) ?? '*');
+        if (n.channel === CHANNEL) this.notified(n.payload);
       });
       await client.query(`listen ${CHANNEL}`);
       this.client = client;
       this.live = true;
+      // a read begun while the feed was down may hold a row changed unnoticed: not cacheable
+      this.announce('*');
     } catch {
       this.retry();
     }
@@ -86,9 +110,15 @@ export class ChangeFeed {
   }
 }
 
-/** A bounded map of rows that a ChangeFeed invalidates; entries only while the feed is live. */
+/**
+ * A bounded map of rows that a ChangeFeed invalidates; entries only while the feed is live.
+ * A read that a change overtook is returned but not cached: every change (and every reconnect
+ * of the feed) starts a new generation, and only a read begun in the current one is kept, so
+ * a row read just before a change committed cannot outlive the change's notification.
+ */
 export class RowCache<V> {
   private readonly entries = new Map<string, V>();
+  private generation = 0;
 
   constructor(
     private readonly feed: ChangeFeed,
@@ -96,17 +126,30 @@ export class RowCache<V> {
     private readonly maxEntries = 10_000,
   ) {
     feed.onChange((changed) => {
-      if (changed === table || changed === '*') this.entries.clear();
+      if (changed !== table && changed !== '*') return;
+      this.entries.clear();
+      this.generation += 1;
     });
   }
 
-  get(key: string): V | undefined {
-    return this.feed.live ? this.entries.get(key) : undefined;
-  }
-
-  set(key: string, value: V): void {
-    if (!this.feed.live) return;
+  /** The cached value, else `load()`'s (cached when defined and nothing changed meanwhile). */
+  async through(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const cached = this.feed.live ? this.entries.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    const generation = this.generation;
+    const value = await load();
+    if (value === undefined || !this.feed.live || generation !== this.generation) return value;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, value);
+    if (this.maxEntries > 0) this.entries.set(key, deepFreeze(value));
+    return value;
   }
+}
+
+/** Cached values are shared by every request that reads them: none may change one. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return value;
+  if (Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+  return value;
 }

@@ -33,7 +33,7 @@ export async function openDatabase(
   const keepPrivate = () => {
     if (files) makeTreePrivate(files);
   };
-  const changes = new ChangeFeed(store.kind === 'postgres' ? knex : undefined);
+  const changes = new ChangeFeed(knex, store.kind);
   const db: Database = {
     knex,
     kind: store.kind,

@@ -56,16 +56,12 @@ export class NotaryRepository implements NotaryStore {
   }
 
   async find(tenant: string, notaryId: string): Promise<NotaryRecord | undefined> {
-    const key = JSON.stringify([tenant, notaryId]);
-    const cached = this.cache.get(key);
-    if (cached) return cached;
-    const row = await this.knex<NotaryRow>('notaries')
-      .where({ tenant, notary_id: notaryId })
-      .first();
-    if (!row) return undefined;
-    const record = toRecord(row);
-    this.cache.set(key, record);
-    return record;
+    return this.cache.through(JSON.stringify([tenant, notaryId]), async () => {
+      const row = await this.knex<NotaryRow>('notaries')
+        .where({ tenant, notary_id: notaryId })
+        .first();
+      return row ? toRecord(row) : undefined;
+    });
   }
 
   async list(tenant?: string): Promise<NotaryRecord[]> {
