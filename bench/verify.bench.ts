@@ -4,7 +4,9 @@
  * to the bare route means the same from run to run.
  *   npm run bench:verify   (BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_RATE=200
  *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
- *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process)
+ *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
+ *                           BENCH_STORES=embedded,postgres: the stores to run,
+ *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store)
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -26,6 +28,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 2);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** Which stores to run, comma-separated (default both): BENCH_STORES=postgres */
+const STORES = (process.env.BENCH_STORES ?? 'embedded,postgres').split(',');
+/** Which runs, comma-separated (default all; for profiling one): BENCH_RUNS=verify,paced,get,tile */
+const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile').split(',');
 
 async function bare(): Promise<Figures> {
   const server = await startBareRoute();
@@ -100,38 +106,45 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     seconds: SECONDS,
     serverPid: server.child.pid,
   };
+  const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body };
+  const runs: Record<string, () => Promise<Figures>> = {
+    verify: () => load(`POST /verify, ${label}`, post),
+    paced: () =>
+      load(`POST /verify, ${label}, paced ${RATE} req/s`, {
+        ...post,
+        rate: RATE,
+        connections: PACED_CONNECTIONS,
+      }),
+    get: async () => {
+      const one = await fetch(`${server.url}/api/v1/verify`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+      });
+      const { receiptId } = (await one.json()) as { receiptId: string };
+      return load(`GET /receipt/{id}, ${label}`, {
+        ...common,
+        path: `/api/v1/receipt/${receiptId}`,
+      });
+    },
+    // a full tile exists once 256 receipts were sealed (the verify run issues them)
+    tile: async () => {
+      await until(async () => (await fetch(`${server.url}/log/tile/0/000`)).ok, 30_000);
+      return load(`GET /log/tile/0/000 (full tile, no key), ${label}`, {
+        ...common,
+        headers: {},
+        path: '/log/tile/0/000',
+      });
+    },
+  };
   try {
-    const verify = await load(`POST /verify, ${label}`, {
-      ...common,
-      path: '/api/v1/verify',
-      method: 'POST',
-      body,
-    });
-    const paced = await load(`POST /verify, ${label}, paced ${RATE} req/s`, {
-      ...common,
-      path: '/api/v1/verify',
-      method: 'POST',
-      body,
-      rate: RATE,
-      connections: PACED_CONNECTIONS,
-    });
-    const one = await fetch(`${server.url}/api/v1/verify`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body,
-    });
-    const { receiptId } = (await one.json()) as { receiptId: string };
-    const get = await load(`GET /receipt/{id}, ${label}`, {
-      ...common,
-      path: `/api/v1/receipt/${receiptId}`,
-    });
-    await until(async () => (await fetch(`${server.url}/log/tile/0/000`)).ok, 30_000);
-    const tile = await load(`GET /log/tile/0/000 (full tile, no key), ${label}`, {
-      ...common,
-      headers: {},
-      path: '/log/tile/0/000',
-    });
-    return [verify, paced, get, tile];
+    const figures: Figures[] = [];
+    for (const name of RUNS) {
+      const run = runs[name];
+      if (!run) throw new Error(`unknown run ${name}`);
+      figures.push(await run());
+    }
+    return figures;
   } finally {
     await server.stop();
   }
@@ -139,9 +152,11 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
 
 const baseline = await bare();
 const rows = [baseline];
-rows.push(
-  ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
-);
+if (STORES.includes('embedded')) {
+  rows.push(
+    ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
+  );
+}
 const pg: StoreConfig = {
   kind: 'postgres',
   url: PG_URL,
@@ -149,7 +164,7 @@ const pg: StoreConfig = {
   poolMax: 20,
 };
 try {
-  rows.push(...(await runStore('PostgreSQL', pg)));
+  if (STORES.includes('postgres')) rows.push(...(await runStore('PostgreSQL', pg)));
 } catch (err) {
   console.error(`PostgreSQL run skipped: ${(err as Error).message}`);
 } finally {
