@@ -128,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     ownsDb: options.db === undefined,
     insertBatch: config.issueBatchMax,
+    receiptCacheMax: config.receiptCacheMax,
   });
   await app.register(authPlugin);
   await app.register(metricsPlugin, { config });

@@ -51,6 +51,7 @@ const EnvSchema = z.object({
   SCREENING_LISTS_DIR: optionalString,
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
   ISSUE_BATCH_MAX: intWithDefault(128, 1),
+  RECEIPT_CACHE_MAX: intWithDefault(2_000, 0),
   LOG_ORIGIN: optionalString,
   LOG_PUBLIC: boolWithDefault(true),
   LOG_RATE_LIMIT_MAX: intWithDefault(3_000, 1),
@@ -128,6 +129,8 @@ export interface Config {
   anchorIntervalMs: number;
   /** Largest number of receipts one group-commit statement writes. */
   issueBatchMax: number;
+  /** Receipts cached in process for reads by id; 0 turns the cache off. */
+  receiptCacheMax: number;
   /** Origin line of the log's checkpoints (and the note key name). */
   logOrigin: string;
   /** The tlog-tiles API at /log/: open to anyone (default), or behind a read-scoped key. */
@@ -210,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     screeningListsDir: e.SCREENING_LISTS_DIR,
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
     issueBatchMax: e.ISSUE_BATCH_MAX,
+    receiptCacheMax: e.RECEIPT_CACHE_MAX,
     logOrigin:
       e.LOG_ORIGIN ??
       (e.PUBLIC_URL ? logPrefixOrigin(e.PUBLIC_URL) : 'verification-receipt-service/receipts-log'),

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { VerificationReceipt } from '../contract/verification.js';
 import { canonicalReceipt } from '../receipts/canonical.js';
 import { absoluteUrl, receiptPath, verifyPagePath } from '../receipts/links.js';
 import type { ReceiptRecord, ReceiptSummary } from '../receipts/ports.js';
@@ -54,6 +56,22 @@ export function verificationReceiptOf(record: ReceiptRecord) {
     canonicalReceipt: canonicalReceipt(record.receipt),
     pdfUrl: `${receiptPath(record.id)}/pdf`,
   };
+}
+
+const receiptJson = new WeakMap<ReceiptRecord, string>();
+
+/**
+ * GET /receipt/{id}'s body as JSON, rendered (schema-checked, canonicalised, serialised) once
+ * per record: a record read from the store's cache is shared, frozen, and dropped when the
+ * receipt's state changes, so its body is a pure function of it.
+ */
+export function verificationReceiptJson(record: ReceiptRecord): string {
+  let json = receiptJson.get(record);
+  if (json === undefined) {
+    json = JSON.stringify(z.encode(VerificationReceipt, verificationReceiptOf(record)));
+    receiptJson.set(record, json);
+  }
+  return json;
 }
 
 export function listItemOf(summary: ReceiptSummary) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ChangeFeed } from './change-feed.js';
 import type { NodeKey, NodeStore } from '../anchoring/index.js';
 import { nodeId } from '../anchoring/index.js';
 import type {
@@ -16,7 +17,10 @@ const SEAL_LOCK_KEY = 0x5ea1_0c;
 
 /** Storage of the Merkle log: entries (the queue), perfect-subtree nodes, checkpoints. */
 export class LogRepository implements LogStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   /** A NodeStore over `log_nodes`, one query per lookup batch. */
   nodeStore(db: Db = this.knex): NodeStore {
@@ -87,6 +91,15 @@ export class LogRepository implements LogStore {
    * only one replica appends at a time; everything `fn` writes commits or rolls back together.
    */
   async withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.sealTransaction(fn);
+    } finally {
+      // anchored receipts: this replica's cached ones are dropped at once (others: migration 013)
+      this.changes.announce('receipts');
+    }
+  }
+
+  private sealTransaction<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T> {
     return this.knex.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [SEAL_LOCK_KEY]);
       return fn({

@@ -11,6 +11,7 @@ import type {
 } from '../receipts/ports.js';
 import type { StoredReceipt } from '../receipts/types.js';
 import { Batcher } from './batcher.js';
+import { RowCache, type ChangeFeed } from './change-feed.js';
 
 interface ReceiptRow {
   id: string;
@@ -158,18 +159,24 @@ function batchInsert(items: readonly NewReceipt[]): { sql: string; bindings: unk
 
 /** Largest number of receipts written by one statement (group commit); see ISSUE_BATCH_MAX. */
 export const DEFAULT_INSERT_BATCH = 128;
+/** Receipts kept in process for reads by id (RECEIPT_CACHE_MAX). */
+export const DEFAULT_RECEIPT_CACHE = 2_000;
 
 export class ReceiptRepository implements ReceiptStore {
   private readonly batcher: Batcher<NewReceipt, InsertResult>;
+  /** Receipts by tenant and id, dropped on any revocation or seal (see migration 013). */
+  private readonly cache: RowCache<ReceiptRecord>;
 
   constructor(
     private readonly knex: Knex,
-    options: { insertBatch?: number } = {},
+    changes: ChangeFeed,
+    options: { insertBatch?: number; cacheMax?: number } = {},
   ) {
     this.batcher = new Batcher(
       (items) => this.insertBatch(items),
       options.insertBatch ?? DEFAULT_INSERT_BATCH,
     );
+    this.cache = new RowCache(changes, 'receipts', options.cacheMax ?? DEFAULT_RECEIPT_CACHE);
   }
 
   private select(db: Knex | Knex.Transaction) {
@@ -207,8 +214,10 @@ export class ReceiptRepository implements ReceiptStore {
 
   /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */
   async find(tenant: string, id: string): Promise<ReceiptRecord | undefined> {
-    const row = await this.select(this.knex).where({ 'r.id': id, 'r.tenant': tenant }).first();
-    return row ? toRecord(row as ReceiptRow) : undefined;
+    return this.cache.through(`${tenant}\n${id}`, async () => {
+      const row = await this.select(this.knex).where({ 'r.id': id, 'r.tenant': tenant }).first();
+      return row ? toRecord(row as ReceiptRow) : undefined;
+    });
   }
 
   async findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined> {

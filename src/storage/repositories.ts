@@ -23,16 +23,21 @@ export interface Repositories {
 export interface RepositoryOptions {
   /** Largest group-commit batch of receipt inserts (ISSUE_BATCH_MAX). */
   insertBatch?: number;
+  /** Receipts cached in process for reads by id (RECEIPT_CACHE_MAX; 0: none). */
+  receiptCacheMax?: number;
 }
 
 export function createRepositories(db: Database, options: RepositoryOptions = {}): Repositories {
   return {
     apiKeys: new ApiKeyRepository(db.knex, db.changes),
     issuers: new IssuerRepository(db.knex),
-    log: new LogRepository(db.knex),
+    log: new LogRepository(db.knex, db.changes),
     notaries: new NotaryRepository(db.knex, db.changes),
-    receipts: new ReceiptRepository(db.knex, options),
-    revocations: new RevocationRepository(db.knex),
+    receipts: new ReceiptRepository(db.knex, db.changes, {
+      insertBatch: options.insertBatch,
+      cacheMax: options.receiptCacheMax,
+    }),
+    revocations: new RevocationRepository(db.knex, db.changes),
     signingKeys: new SigningKeyRepository(db.knex),
     tenantPolicies: new TenantPolicyRepository(db.knex),
   };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RevocationOutcome, RevocationRequest, RevocationStore } from '../receipts/ports.js';
+import type { ChangeFeed } from './change-feed.js';
 
 /**
  * Revocation is one conditional UPDATE (`... where revoked_at is null`): the row lock makes
@@ -7,9 +8,21 @@ import type { RevocationOutcome, RevocationRequest, RevocationStore } from '../r
  * for the next seal) are written in the same transaction.
  */
 export class RevocationRepository implements RevocationStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {}
 
   async revoke(req: RevocationRequest): Promise<RevocationOutcome> {
+    try {
+      return await this.transaction(req);
+    } finally {
+      // cached receipts of this replica are dropped before the answer (others: migration 013)
+      this.changes.announce('receipts');
+    }
+  }
+
+  private transaction(req: RevocationRequest): Promise<RevocationOutcome> {
     return this.knex.transaction(async (trx) => {
       const now = new Date();
       const updated = (await trx('receipts')

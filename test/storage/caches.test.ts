@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories, type Repositories } from '../../src/storage/repositories.js';
-import { dropSchema, isPostgres, testConfig, testStore } from '../helpers/context.js';
+import { dropSchema, ed25519Pem, isPostgres, testConfig, testStore } from '../helpers/context.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { registerNotary, validRequest } from '../helpers/ron.js';
 
 /**
- * API keys and notaries are cached in process. A change takes effect at once on the replica
+ * API keys, notaries and receipts (read by id) are cached in process. A change takes effect at once on the replica
  * that made it and, through PostgreSQL LISTEN/NOTIFY, within a second on every other replica.
  * On PostgreSQL the two apps below are two replicas (two pools, two listeners) on one database;
  * on the embedded store (one process by design) they share the one handle.
@@ -81,5 +82,61 @@ describe('in-process caches', () => {
     await reposB.notaries.remove('cache', notary.id);
     expect(await verify(appB)).toContain('notary_not_registered');
     await within(1_000, async () => (await verify(appA)).includes('notary_not_registered'));
+  });
+
+  it('a receipt sealed or revoked through one replica reads so on the other within a second', async () => {
+    const notary = await registerNotary(reposB, 'cache-r');
+    const issuerPem = ed25519Pem();
+    await registerIssuer(reposB, issuerPem, 'cache-r');
+    const { token } = await reposB.apiKeys.create({
+      tenant: 'cache-r',
+      name: 'all',
+      scopes: ['verify', 'read', 'revoke'],
+    });
+    const issued = await appA.inject({
+      method: 'POST',
+      url: '/api/v1/verify',
+      headers: { 'x-api-key': token },
+      payload: validRequest(notary),
+    });
+    const { receiptId } = issued.json<{ receiptId: string }>();
+    const read = async (app: FastifyInstance) =>
+      (
+        await app.inject({ url: `/api/v1/receipt/${receiptId}`, headers: { 'x-api-key': token } })
+      ).json<{ anchor: { status: string }; revocation: { status: string }; status: string }>();
+    expect((await read(appA)).anchor.status).toBe('PENDING'); // now cached on both
+    expect((await read(appB)).anchor.status).toBe('PENDING');
+
+    await appB.services.anchoring.sealAll();
+    expect((await read(appB)).anchor.status).toBe('ANCHORED'); // at once where it was sealed
+    await within(1_000, async () => (await read(appA)).anchor.status === 'ANCHORED');
+
+    expect((await revokeVia(appB, token, receiptId, issuerPem)).statusCode).toBe(200);
+    expect((await read(appB)).revocation.status).toBe('REVOKED');
+    await within(1_000, async () => (await read(appA)).revocation.status === 'REVOKED');
+    expect((await read(appA)).status).toBe('revoked');
+  });
+
+  it('a receipt row changed by hand (SQL) is read as changed', async () => {
+    const notary = await registerNotary(reposB, 'cache-s');
+    const { token } = await reposB.apiKeys.create({
+      tenant: 'cache-s',
+      name: 'all',
+      scopes: ['verify', 'read'],
+    });
+    const issued = await appA.inject({
+      method: 'POST',
+      url: '/api/v1/verify',
+      headers: { 'x-api-key': token },
+      payload: validRequest(notary),
+    });
+    const { receiptId } = issued.json<{ receiptId: string }>();
+    const status = async () =>
+      (
+        await appA.inject({ url: `/api/v1/receipt/${receiptId}`, headers: { 'x-api-key': token } })
+      ).json<{ status: string }>().status;
+    expect(await status()).toBe('clean'); // cached
+    await dbB.knex('receipts').where({ id: receiptId }).update({ revoked_at: new Date() });
+    await within(1_000, async () => (await status()) === 'revoked');
   });
 });

@@ -14,10 +14,11 @@ declare module 'fastify' {
 export default fp(
   async function storage(
     app: FastifyInstance,
-    opts: { db: Database; ownsDb: boolean; insertBatch: number },
+    opts: { db: Database; ownsDb: boolean; insertBatch: number; receiptCacheMax: number },
   ) {
     app.decorate('db', opts.db);
-    app.decorate('repos', createRepositories(opts.db, { insertBatch: opts.insertBatch }));
+    const { insertBatch, receiptCacheMax } = opts;
+    app.decorate('repos', createRepositories(opts.db, { insertBatch, receiptCacheMax }));
     if (opts.ownsDb) app.addHook('onClose', async () => opts.db.close());
   },
   { name: 'storage' },

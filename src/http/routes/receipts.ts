@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ReceiptListItem } from '../../contract/lifecycle.js';
@@ -11,7 +11,12 @@ import {
 import { principalOf } from '../plugins/auth.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { listItemOf, verificationReceiptOf, verificationResponseOf } from '../views.js';
+import { listItemOf, verificationReceiptJson, verificationResponseOf } from '../views.js';
+
+/** A body already JSON (checked against the schema when rendered): Fastify sends it as it is. */
+function sendSerialized(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
 
 /** POST /verify, GET /receipt/:id, GET /receipts. */
 export default async function receiptRoutes(fastify: FastifyInstance) {
@@ -44,12 +49,12 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       params: ReceiptIdParams,
       response: { 200: VerificationReceipt, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const record = await app.services.receipts.get(
         principalOf(request).tenant,
         request.params.receiptId,
       );
-      return verificationReceiptOf(record);
+      return sendSerialized(reply, verificationReceiptJson(record));
     },
   });
 

@@ -11,6 +11,7 @@ import * as m009 from './009_witnesses.js';
 import * as m010 from './010_tenant_policies.js';
 import * as m011 from './011_receipt_list_filters.js';
 import * as m012 from './012_tenant_ci_profile.js';
+import * as m013 from './013_receipt_state_notify.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '010_tenant_policies': m010,
   '011_receipt_list_filters': m011,
   '012_tenant_ci_profile': m012,
+  '013_receipt_state_notify': m013,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
