@@ -3,8 +3,13 @@ import { isStoreUnavailable } from './unavailable.js';
 /**
  * Group commit: concurrent writes coalesce into one statement (one round trip, one commit, one
  * WAL flush for the whole batch). While a batch is being written the next requests queue, and
- * the next batch takes up to `maxBatch` of them: no timer, no added wait. Every caller is
- * answered only after its own batch committed. A batch that fails for a reason other than the
+ * the next batch takes up to `maxBatch` of them. Before taking a batch the writer waits for the
+ * end of the current event-loop iteration (`setImmediate`, no timer): requests read from other
+ * sockets in the same iteration join it. That wait is what makes batches form on the embedded
+ * store, whose statements run on this thread (without it they averaged two receipts; with it
+ * six to ten under load, at about 0.2 ms of the store's time per receipt instead of 0.6);
+ * an idle service adds one loop iteration, well under a millisecond. Every caller is answered
+ * only after its own batch committed. A batch that fails for a reason other than the
  * store being unavailable is retried one item at a time, so a bad item fails only its caller.
  */
 export class Batcher<I, R> {
@@ -27,6 +32,7 @@ export class Batcher<I, R> {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
+        await nextIteration();
         const batch = this.queue.splice(0, this.maxBatch);
         await this.write(batch);
       }
@@ -55,3 +61,5 @@ export class Batcher<I, R> {
     }
   }
 }
+
+const nextIteration = () => new Promise<void>((resolve) => setImmediate(resolve));

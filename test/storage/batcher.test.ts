@@ -11,9 +11,30 @@ describe('Batcher', () => {
     }, 3);
     const results = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((i) => batcher.submit(i)));
     expect(results).toEqual([10, 20, 30, 40, 50, 60, 70]);
-    expect(batches[0]).toEqual([1]); // the first write starts at once
-    expect(batches.every((b) => b.length <= 3)).toBe(true);
-    expect(batches.flat().sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(batches).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+  });
+
+  it('a batch takes what arrives in the same event-loop iteration, and the next what came meanwhile', async () => {
+    const batches: number[][] = [];
+    let release: () => void = () => undefined;
+    const batcher = new Batcher<number, number>(async (items) => {
+      batches.push(items);
+      if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return items;
+    }, 100);
+    // three I/O callbacks of one iteration (timers due together), then two during the write
+    const first = [1, 2, 3].map(
+      (i) => new Promise<number>((resolve) => setTimeout(() => resolve(batcher.submit(i)), 0)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(batches).toEqual([[1, 2, 3]]);
+    const later = [4, 5].map((i) => batcher.submit(i));
+    release();
+    expect(await Promise.all([...first, ...later])).toEqual([1, 2, 3, 4, 5]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('a batch that fails is retried item by item: only the bad item is rejected', async () => {
