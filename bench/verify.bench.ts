@@ -72,7 +72,7 @@ function serviceEnv(store: StoreConfig): Record<string, string> {
     RATE_LIMIT_MAX: '1000000000',
     LOG_RATE_LIMIT_MAX: '1000000000',
     // sealed every 5 s (production default 60 s) so that the tile run finds full tiles
-    ANCHOR_INTERVAL_MS: '5000',
+    ANCHOR_INTERVAL_MS: process.env.BENCH_ANCHOR_MS ?? '5000',
     SCREENING_LISTS_DIR: path.join(ROOT, 'screening-lists'),
   };
   if (store.kind === 'postgres') {
