@@ -39,8 +39,30 @@ function offsetsOf(lists: readonly (readonly number[])[]): Int32Array {
   return offsets;
 }
 
+/**
+ * The order the index keeps names in: grouped by their rarest token (fewest holders), so the
+ * holders of a token a search starts from are mostly one run of consecutive names, and what is
+ * read about each (its tokens, its length) is read in order instead of from all over memory.
+ * A counting sort: `order[k]` is the list index of the k-th name; names without tokens last.
+ */
+function byRarestToken(tokenIds: readonly (readonly number[])[], size: number): Int32Array {
+  const holders = new Int32Array(size + 1);
+  for (const ids of tokenIds) for (const id of ids) holders[id]! += 1;
+  const rarest = tokenIds.map((ids) =>
+    ids.reduce((best, id) => (holders[id]! < holders[best]! ? id : best), ids[0] ?? size),
+  );
+  const starts = new Int32Array(size + 2);
+  for (const token of rarest) starts[token + 1]! += 1;
+  for (let t = 0; t <= size; t += 1) starts[t + 1]! += starts[t]!;
+  const order = new Int32Array(tokenIds.length);
+  rarest.forEach((token, nameIndex) => (order[starts[token]!++] = nameIndex));
+  return order;
+}
+
 export class NameIndex {
   private readonly vocabulary: Vocabulary;
+  /** The list index of each name as the index numbers it (see `byRarestToken`). */
+  private readonly listIndex: Int32Array;
   /** Names holding each vocabulary token, ascending (CSR: offsets into `holders`). */
   private readonly offsets: Int32Array;
   private readonly holders: Int32Array;
@@ -56,17 +78,18 @@ export class NameIndex {
   constructor(names: readonly (readonly string[])[]) {
     this.vocabulary = new Vocabulary(new Set(names.flat()));
     const size = this.vocabulary.size;
-    this.nameLengths = new Uint16Array(names.length);
-    this.covered = new Uint8Array(names.length);
-    this.partnerBits = new Int32Array(size);
-    const tokenIds = names.map((tokens) =>
+    const listTokenIds = names.map((tokens) =>
       [...new Set(tokens)].map((token) => this.vocabulary.idOf(token)!),
     );
+    this.listIndex = byRarestToken(listTokenIds, size);
+    const tokenIds = Array.from(this.listIndex, (i) => listTokenIds[i]!);
+    this.nameLengths = Uint16Array.from(this.listIndex, (i) => Math.min(names[i]!.length, 0xffff));
+    this.covered = new Uint8Array(names.length);
+    this.partnerBits = new Int32Array(size);
     this.nameOffsets = offsetsOf(tokenIds);
     this.nameTokenIds = Int32Array.from(tokenIds.flat());
     const held: number[][] = Array.from({ length: size }, () => []);
     tokenIds.forEach((ids, nameId) => {
-      this.nameLengths[nameId] = Math.min(names[nameId]!.length, 0xffff);
       for (const id of ids) held[id]!.push(nameId);
     });
     this.offsets = offsetsOf(held);
@@ -110,29 +133,28 @@ export class NameIndex {
     const drivers = order
       .slice(0, order.length - need + 1)
       .reduce((mask, [, k]) => mask | (1 << k), 0);
-    const { covered, partnerBits } = this;
+    const { covered, partnerBits, offsets, holders: held, nameOffsets, nameTokenIds } = this;
     for (const [id, bits] of partners) partnerBits[id] = bits;
-    const out: number[] = [];
+    const seen: number[] = [];
+    const kept: number[] = [];
     for (const [id, bits] of partners) {
       if ((bits & drivers) === 0) continue;
-      for (let at = this.offsets[id]!; at < this.offsets[id + 1]!; at += 1) {
-        const nameId = this.holders[at]!;
+      for (let at = offsets[id]!, end = offsets[id + 1]!; at < end; at += 1) {
+        const nameId = held[at]!;
         if (covered[nameId] === 1) continue;
         covered[nameId] = 1;
-        out.push(nameId);
+        seen.push(nameId);
+        let nameBits = 0;
+        for (let t = nameOffsets[nameId]!, last = nameOffsets[nameId + 1]!; t < last; t += 1) {
+          nameBits |= partnerBits[nameTokenIds[t]!]!;
+        }
+        const c = popcount(nameBits);
+        const q = this.nameLengths[nameId]!;
+        if (c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9) kept.push(nameId);
       }
     }
-    const kept = out.filter((nameId) => {
-      covered[nameId] = 0;
-      let bits = 0;
-      for (let at = this.nameOffsets[nameId]!; at < this.nameOffsets[nameId + 1]!; at += 1) {
-        bits |= partnerBits[this.nameTokenIds[at]!]!;
-      }
-      const c = popcount(bits);
-      const q = this.nameLengths[nameId]!;
-      return c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9;
-    });
+    for (const nameId of seen) covered[nameId] = 0;
     for (const id of partners.keys()) partnerBits[id] = 0;
-    return kept.sort((a, b) => a - b);
+    return kept.map((nameId) => this.listIndex[nameId]!).sort((a, b) => a - b);
   }
 }
