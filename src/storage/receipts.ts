@@ -212,7 +212,11 @@ export class ReceiptRepository implements ReceiptStore {
     );
   }
 
-  /** The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none. */
+  /**
+   * The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none.
+   * Cached (frozen, shared): a revocation or seal through this process drops the cache before
+   * it answers; one made elsewhere, when its notification arrives (ChangeFeed).
+   */
   async find(tenant: string, id: string): Promise<ReceiptRecord | undefined> {
     return this.cache.through(`${tenant}\n${id}`, async () => {
       const row = await this.select(this.knex).where({ 'r.id': id, 'r.tenant': tenant }).first();
@@ -227,6 +231,7 @@ export class ReceiptRepository implements ReceiptStore {
     return row ? toRecord(row as ReceiptRow) : undefined;
   }
 
+  /** Never cached: the signed public status (`GET /status/{hash}`) is read from the store itself. */
   async findByHash(receiptHash: string): Promise<ReceiptRecord | undefined> {
     const row = await this.select(this.knex).where({ 'r.receipt_hash': receiptHash }).first();
     return row ? toRecord(row as ReceiptRow) : undefined;
