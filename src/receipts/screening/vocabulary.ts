@@ -1,3 +1,4 @@
+import { BucketSets } from './bucket-sets.js';
 import {
   jaroWinkler,
   prefixEditDistance,
@@ -77,6 +78,8 @@ export class Vocabulary {
   /** Tokens by their first, and by their second, UTF-16 code unit. */
   private readonly initials: Map<number, Int32Array>;
   private readonly seconds: Map<number, Int32Array>;
+  /** The tokens having each bucket, for counting shared buckets 32 tokens at a time. */
+  private readonly bucketSets: BucketSets;
 
   constructor(distinctTokens: Iterable<string>) {
     this.tokens = [...distinctTokens].sort(
@@ -99,6 +102,7 @@ export class Vocabulary {
     });
     this.initials = this.groupBy(0);
     this.seconds = this.groupBy(1);
+    this.bucketSets = new BucketSets(this.masks);
   }
 
   get size(): number {
@@ -191,23 +195,32 @@ export class Vocabulary {
 
   /**
    * (a) for every other token: no Winkler bonus, so Jaro itself must reach 0.85. The loop that
-   * costs a screening, kept to a bit count and a comparison per token.
+   * costs a screening: per length ly, only tokens sharing enough of x's buckets are looked at
+   * (`roughOverlap` is at most the shared buckets plus x's repeated characters, and must reach
+   * num lx ly / (NEED_DEN (lx + ly))), counted 32 tokens at a time; each is then checked as before.
    */
   private otherInitialPartners(x: string, shape: Shape, found: (id: number) => void): void {
-    const { heads, lengths } = this;
+    const { heads } = this;
     const x0 = x.charCodeAt(0);
     const lx = x.length;
     const num = NEED_NUM[0]!;
+    const repeats = lx - shape.distinct;
     // with m <= min(lx, ly), m / lx + m / ly >= 1 + r needs r lx <= ly <= lx / r
     const r = num / NEED_DEN - 1;
-    const [from, to] = this.lengthRange(Math.ceil(r * lx - 1e-9), Math.floor(lx / r + 1e-9));
-    for (let id = from; id < to; id += 1) {
-      if (heads[id * 4] === x0) continue;
-      const ly = lengths[id]!;
-      if (NEED_DEN * (lx + ly) * this.roughOverlap(shape, id) < num * lx * ly) continue;
-      if (this.mayReach(shape, id, num) && jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR) {
-        found(id);
-      }
+    const maxLength = Math.floor(lx / r + 1e-9);
+    for (let ly = Math.max(Math.ceil(r * lx - 1e-9), 0); ly <= maxLength; ly += 1) {
+      const [from, to] = this.lengthRange(ly, ly);
+      const least = Math.ceil((num * lx * ly) / (NEED_DEN * (lx + ly)) - 1e-9) - repeats;
+      this.bucketSets.sharing(shape.mask, least, from, to, (id) => {
+        if (heads[id * 4] === x0) return;
+        if (NEED_DEN * (lx + ly) * this.roughOverlap(shape, id) < num * lx * ly) return;
+        if (
+          this.mayReach(shape, id, num) &&
+          jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR
+        ) {
+          found(id);
+        }
+      });
     }
   }
 
