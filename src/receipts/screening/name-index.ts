@@ -1,5 +1,6 @@
 import { MAX_ALIGNED_TOKENS } from './similarity.js';
-import { popcount, Vocabulary } from './vocabulary.js';
+import { popcount } from './token-shape.js';
+import { Vocabulary } from './vocabulary.js';
 
 /**
  * An exact candidate filter for screening: given a subject, the names of a list that can reach a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BucketSets } from '../../../src/receipts/screening/bucket-sets.js';
-import { popcount } from '../../../src/receipts/screening/vocabulary.js';
+import { popcount } from '../../../src/receipts/screening/token-shape.js';
 import { prng } from '../../helpers/prng.js';
 
 /** The bit-sliced count agrees with counting token by token, at every word edge. */
