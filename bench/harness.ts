@@ -98,3 +98,34 @@ export function printTable(rows: Figures[], baseline: Figures): void {
     );
   }
 }
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * Each run's median over rounds (row 0 of each round is the bare route). The ratio is the median
+ * of each round's own ratio to the bare route measured in that round, with its range.
+ */
+export function printMedians(rounds: Figures[][]): void {
+  console.log(`\nmedian of ${rounds.length} rounds`);
+  console.log('\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  const names = rounds[0]!.map((r) => r.name);
+  for (const name of names) {
+    const rows = rounds.flatMap((round) => {
+      const row = round.find((r) => r.name === name);
+      return row ? [{ row, ratio: row.rps / round[0]!.rps }] : [];
+    });
+    const ratios = rows.map((r) => r.ratio);
+    const cpus = rows.flatMap((r) =>
+      r.row.cpuMsPerRequest === undefined ? [] : [r.row.cpuMsPerRequest],
+    );
+    const cell = (pick: (f: Figures) => number) => Math.round(median(rows.map((r) => pick(r.row))));
+    console.log(
+      `| ${name} | ${cell((f) => f.rps)} | ${cell((f) => f.p50)} | ${cell((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${cpus.length ? median(cpus).toFixed(3) : ''} |`,
+    );
+  }
+}

@@ -6,7 +6,8 @@
  *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
  *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
  *                           BENCH_STORES=embedded,postgres: the stores to run,
- *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store)
+ *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store,
+ *                           BENCH_REPEAT=3: rounds, then the median of each figure)
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { openDatabase } from '../src/storage/database.js';
 import { createRepositories } from '../src/storage/repositories.js';
 import { dropSchema, ed25519Pem, tempDir } from '../test/helpers/context.js';
 import { registerNotary, validRequest } from '../test/helpers/ron.js';
-import { load, printTable, type Figures } from './harness.js';
+import { load, printMedians, printTable, type Figures } from './harness.js';
 import { ROOT, startBareRoute, startService } from './processes.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -30,6 +31,8 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** Which stores to run, comma-separated (default both): BENCH_STORES=postgres */
 const STORES = (process.env.BENCH_STORES ?? 'embedded,postgres').split(',');
+/** Rounds of the whole sequence; with more than one, medians are printed too (BENCH_REPEAT). */
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
 /** Which runs, comma-separated (default all; for profiling one): BENCH_RUNS=verify,paced,get,tile */
 const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile').split(',');
 
@@ -150,29 +153,41 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
   }
 }
 
-const baseline = await bare();
-const rows = [baseline];
-if (STORES.includes('embedded')) {
-  rows.push(
-    ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
-  );
-}
-const pg: StoreConfig = {
-  kind: 'postgres',
-  url: PG_URL,
-  schema: `bench_${randomBytes(4).toString('hex')}`,
-  poolMax: 20,
-};
-try {
-  if (STORES.includes('postgres')) rows.push(...(await runStore('PostgreSQL', pg)));
-} catch (err) {
-  console.error(`PostgreSQL run skipped: ${(err as Error).message}`);
-} finally {
-  const db = await openDatabase(pg, { migrate: false }).catch(() => undefined);
-  if (db) {
-    await dropSchema(db, pg);
-    await db.close();
+/** One round: the bare route, then each store's runs on a fresh store. */
+async function round(): Promise<Figures[]> {
+  const rows = [await bare()];
+  if (STORES.includes('embedded')) {
+    rows.push(
+      ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
+    );
   }
+  const pg: StoreConfig = {
+    kind: 'postgres',
+    url: PG_URL,
+    schema: `bench_${randomBytes(4).toString('hex')}`,
+    poolMax: 20,
+  };
+  try {
+    if (STORES.includes('postgres')) rows.push(...(await runStore('PostgreSQL', pg)));
+  } catch (err) {
+    console.error(`PostgreSQL run skipped: ${(err as Error).message}`);
+  } finally {
+    const db = await openDatabase(pg, { migrate: false }).catch(() => undefined);
+    if (db) {
+      await dropSchema(db, pg);
+      await db.close();
+    }
+  }
+  return rows;
 }
-console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}`);
-printTable(rows, baseline);
+
+const rounds: Figures[][] = [];
+for (let n = 1; n <= REPEAT; n += 1) {
+  const rows = await round();
+  rounds.push(rows);
+  console.log(
+    `\nround ${n} of ${REPEAT}: ${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}`,
+  );
+  printTable(rows, rows[0]!);
+}
+if (REPEAT > 1) printMedians(rounds);
