@@ -91,24 +91,22 @@ export class LogRepository implements LogStore {
    * only one replica appends at a time; everything `fn` writes commits or rolls back together.
    */
   async withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T> {
-    try {
-      return await this.sealTransaction(fn);
-    } finally {
-      // anchored receipts: this replica's cached ones are dropped at once (others: migration 013)
-      this.changes.announce('receipts');
-    }
-  }
-
-  private sealTransaction<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T> {
-    return this.knex.transaction(async (trx) => {
+    let appended = false;
+    const result = await this.knex.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [SEAL_LOCK_KEY]);
       return fn({
         nodeStore: () => this.nodeStore(trx),
         latestCheckpoint: () => this.latestCheckpoint(trx),
         pending: (limit) => this.pending(trx, limit),
-        recordAppend: (append) => this.recordAppend(trx, append),
+        recordAppend: (append) => {
+          appended = true;
+          return this.recordAppend(trx, append);
+        },
       });
     });
+    // receipts anchored now: this replica's cached ones go at once (others: migration 013)
+    if (appended) this.changes.announce('receipts');
+    return result;
   }
 
   private async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {

@@ -14,12 +14,10 @@ export class RevocationRepository implements RevocationStore {
   ) {}
 
   async revoke(req: RevocationRequest): Promise<RevocationOutcome> {
-    try {
-      return await this.transaction(req);
-    } finally {
-      // cached receipts of this replica are dropped before the answer (others: migration 013)
-      this.changes.announce('receipts');
-    }
+    const outcome = await this.transaction(req);
+    // this replica's cached receipts go before the answer (others: migration 013)
+    if (outcome === 'REVOKED') this.changes.announce('receipts');
+    return outcome;
   }
 
   private transaction(req: RevocationRequest): Promise<RevocationOutcome> {
