@@ -1,15 +1,11 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli, USAGE } from '../../src/cli/run.js';
+import { USAGE } from '../../src/cli/run.js';
+import { runCaptured } from '../helpers/cli.js';
 
 /** `--help` on every command and subcommand, `--version`, and usage errors that show the way. */
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, {});
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = (...argv: string[]) => runCaptured(argv);
 
 /** Every `group sub` (or single command) the usage lists. */
 function commands(): string[][] {

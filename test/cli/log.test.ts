@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatVerifierKey } from '../../src/evidence/note.js';
-import { runCli } from '../../src/cli/run.js';
+import { runCaptured } from '../helpers/cli.js';
 import { createTestContext, listenLocally, tempDir, type TestContext } from '../helpers/context.js';
 import { ciRequest } from '../http/hostile/requests.js';
 
@@ -14,12 +14,7 @@ import { ciRequest } from '../http/hostile/requests.js';
 
 const dir = tempDir('receipts-log-');
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, {});
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (...argv: string[]) => runCaptured(argv);
 
 async function logOf(ctx: TestContext, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {

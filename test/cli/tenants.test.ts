@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { runCaptured } from '../helpers/cli.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { ciRequest } from '../http/hostile/requests.js';
 
@@ -16,17 +16,9 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-    {},
-    ctx.app.services,
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+/** `receipts tenants policy --tenant <tenant> ...`, in process against the test app's store. */
+const policy = (tenant: string, ...args: string[]) =>
+  runCaptured(['tenants', 'policy', '--tenant', tenant, ...args], {}, ctx.app.services);
 
 interface Receipt {
   policyProfile: string;
@@ -63,17 +55,10 @@ async function repositoryCheck(fullName: string) {
 
 describe('tenants policy', () => {
   it('pins the CI repositories of a tenant, shows and clears it', async () => {
-    expect((await cli('tenants', 'policy', '--tenant', 'tenant-a')).out).toBe(
+    expect((await policy('tenant-a')).out).toBe(
       'tenant tenant-a may get CI receipts for any repository; CI profile ci-provenance-v1 (default)',
     );
-    const set = await cli(
-      'tenants',
-      'policy',
-      '--tenant',
-      'tenant-a',
-      '--ci-repositories',
-      'acme/*, other/one',
-    );
+    const set = await policy('tenant-a', '--ci-repositories', 'acme/*, other/one');
     expect(set.code, set.err).toBe(0);
     expect(set.out).toBe(
       'tenant tenant-a may get CI receipts for acme/*, other/one only; CI profile ci-provenance-v1 (default)',
@@ -89,38 +74,23 @@ describe('tenants policy', () => {
     });
     expect(await repositoryCheck('other/two')).toMatchObject({ check: 'FAIL' });
 
-    const cleared = await cli('tenants', 'policy', '--tenant', 'tenant-a', '--clear');
+    const cleared = await policy('tenant-a', '--clear');
     expect(cleared.out).toContain('policy removed');
     expect(await repositoryCheck('torvalds/linux')).toMatchObject({ check: 'PASS' });
   });
 
   it('refuses patterns that are not owner/* or owner/repo (exit 2)', async () => {
     for (const bad of ['*', 'acme', 'acme/*/x', 'bad-/*', 'acme/..', ' , ']) {
-      const res = await cli('tenants', 'policy', '--tenant', 't', '--ci-repositories', bad);
+      const res = await policy('t', '--ci-repositories', bad);
       expect(res.code, bad).toBe(2);
       expect(res.err).toContain('owner/* or owner/repo');
     }
-    const both = await cli(
-      'tenants',
-      'policy',
-      '--tenant',
-      't',
-      '--ci-repositories',
-      'a/*',
-      '--clear',
-    );
+    const both = await policy('t', '--ci-repositories', 'a/*', '--clear');
     expect(both.code).toBe(2);
   });
 
   it("pins the CI profile, which then judges the tenant's receipts, and unpins it", async () => {
-    const set = await cli(
-      'tenants',
-      'policy',
-      '--tenant',
-      'tenant-p',
-      '--ci-profile',
-      'ci-provenance-v2',
-    );
+    const set = await policy('tenant-p', '--ci-profile', 'ci-provenance-v2');
     expect(set.code, set.err).toBe(0);
     expect(set.out).toBe(
       'tenant tenant-p may get CI receipts for any repository; CI profile ci-provenance-v2',
@@ -133,24 +103,17 @@ describe('tenants policy', () => {
     });
 
     // repositories and profile are kept side by side; `default` unpins only the profile
-    await cli('tenants', 'policy', '--tenant', 'tenant-p', '--ci-repositories', 'acme/*');
-    const unpinned = await cli(
-      'tenants',
-      'policy',
-      '--tenant',
-      'tenant-p',
-      '--ci-profile',
-      'default',
-    );
+    await policy('tenant-p', '--ci-repositories', 'acme/*');
+    const unpinned = await policy('tenant-p', '--ci-profile', 'default');
     expect(unpinned.out).toBe(
       'tenant tenant-p may get CI receipts for acme/* only; CI profile ci-provenance-v1 (default)',
     );
-    await cli('tenants', 'policy', '--tenant', 'tenant-p', '--clear');
+    await policy('tenant-p', '--clear');
     expect(await issue()).toMatchObject({ policyProfile: 'ci-provenance-v1' });
   });
 
   it('refuses an unknown profile (exit 2) naming the known ones', async () => {
-    const res = await cli('tenants', 'policy', '--tenant', 't', '--ci-profile', 'ci-provenance-v9');
+    const res = await policy('t', '--ci-profile', 'ci-provenance-v9');
     expect(res.code).toBe(2);
     expect(res.err).toContain('ci-provenance-v1, ci-provenance-v2 or default');
   });

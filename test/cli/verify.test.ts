@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { runCaptured } from '../helpers/cli.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import {
   createTestContext,
@@ -49,16 +49,7 @@ function write(name: string, data: string | Buffer): string {
   return file;
 }
 
-async function verify(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    ['verify', ...argv],
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-    {},
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const verify = (...argv: string[]) => runCaptured(['verify', ...argv]);
 
 async function issueAnchored(): Promise<string> {
   const res = await ctx.app.inject({

@@ -1,7 +1,25 @@
 import { runCli } from '../../src/cli/run.js';
 import type { StoreConfig } from '../../src/config.js';
+import type { Services } from '../../src/services.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { isPostgres, tempDir, testStore } from './context.js';
+
+/** Runs the CLI in process and captures what it prints; `services`: a test app's, if given. */
+export async function runCaptured(
+  argv: string[],
+  env: Record<string, string> = {},
+  services?: Services,
+): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(
+    argv,
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    env,
+    services,
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
 
 /**
  * A store the CLI shares with a server built in the same test: a temp DATA_DIR (embedded), or a
@@ -20,12 +38,7 @@ export function cliFixture(extraEnv: Record<string, string> = {}) {
     ...extraEnv,
   };
 
-  async function cli(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const cli = (...argv: string[]) => runCaptured(argv, env);
 
   async function cleanup(): Promise<void> {
     if (store.kind !== 'postgres') return;
