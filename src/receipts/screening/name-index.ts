@@ -33,13 +33,6 @@ function leastCovered(x: number, p: number, threshold: number): number | undefin
   return undefined;
 }
 
-/** CSR offsets of `lists`: list i is at [offsets[i], offsets[i + 1]) of their concatenation. */
-function offsetsOf(lists: readonly (readonly number[])[]): Int32Array {
-  const offsets = new Int32Array(lists.length + 1);
-  lists.forEach((list, i) => (offsets[i + 1] = offsets[i]! + list.length));
-  return offsets;
-}
-
 /**
  * The order the index keeps names in: grouped by their rarest token (fewest holders), so the
  * holders of a token a search starts from are mostly one run of consecutive names, and what is
@@ -60,19 +53,43 @@ function byRarestToken(tokenIds: readonly (readonly number[])[], size: number): 
   return order;
 }
 
+/**
+ * Per vocabulary token, one record per name holding it, with what checking that name needs, so
+ * a search reads each token's holders as one run of memory: [name, q, k, t1 .. tk] where q is the
+ * name's length in tokens and t1 .. tk its other distinct token ids. CSR: token t's records are
+ * at [offsets[t], offsets[t + 1]) of `records`.
+ */
+function holderRecords(
+  tokenIds: readonly (readonly number[])[],
+  lengths: Uint16Array,
+  size: number,
+) {
+  const offsets = new Int32Array(size + 1);
+  for (const ids of tokenIds) for (const id of ids) offsets[id + 1]! += 2 + ids.length;
+  for (let t = 0; t < size; t += 1) offsets[t + 1]! += offsets[t]!;
+  const records = new Int32Array(offsets[size]!);
+  const next = offsets.slice(0, size);
+  tokenIds.forEach((ids, nameId) => {
+    for (const id of ids) {
+      let at = next[id]!;
+      records[at++] = nameId;
+      records[at++] = lengths[nameId]!;
+      records[at++] = ids.length - 1;
+      for (const other of ids) if (other !== id) records[at++] = other;
+      next[id] = at;
+    }
+  });
+  return { offsets, records };
+}
+
 export class NameIndex {
   private readonly vocabulary: Vocabulary;
   /** The list index of each name as the index numbers it (see `byRarestToken`). */
   private readonly listIndex: Int32Array;
-  /** Names holding each vocabulary token, ascending (CSR: offsets into `holders`). */
+  /** The names holding each vocabulary token, as records (see `holderRecords`). */
   private readonly offsets: Int32Array;
-  private readonly holders: Int32Array;
-  /** Each name's token ids (CSR), to check a name against the partners. */
-  private readonly nameOffsets: Int32Array;
-  private readonly nameTokenIds: Int32Array;
-  private readonly nameLengths: Uint16Array;
-  /** Scratch for `namesOf` (all zero when idle): names seen, partner bits by token. */
-  private readonly covered: Uint8Array;
+  private readonly records: Int32Array;
+  /** Scratch for `namesOf` (all zero when idle): partner bits by token. */
   private readonly partnerBits: Int32Array;
 
   /** `names[i]` is the normalised tokens of name i; candidates are returned as these indices. */
@@ -84,17 +101,9 @@ export class NameIndex {
     );
     this.listIndex = byRarestToken(listTokenIds, size);
     const tokenIds = Array.from(this.listIndex, (i) => listTokenIds[i]!);
-    this.nameLengths = Uint16Array.from(this.listIndex, (i) => Math.min(names[i]!.length, 0xffff));
-    this.covered = new Uint8Array(names.length);
+    const lengths = Uint16Array.from(this.listIndex, (i) => Math.min(names[i]!.length, 0xffff));
+    ({ offsets: this.offsets, records: this.records } = holderRecords(tokenIds, lengths, size));
     this.partnerBits = new Int32Array(size);
-    this.nameOffsets = offsetsOf(tokenIds);
-    this.nameTokenIds = Int32Array.from(tokenIds.flat());
-    const held: number[][] = Array.from({ length: size }, () => []);
-    tokenIds.forEach((ids, nameId) => {
-      for (const id of ids) held[id]!.push(nameId);
-    });
-    this.offsets = offsetsOf(held);
-    this.holders = Int32Array.from(held.flat());
   }
 
   get vocabularySize(): number {
@@ -117,11 +126,35 @@ export class NameIndex {
    * two subject tokens and one or two listed ones, so with c subject tokens that have a partner
    * in a name, at most c subject and min(q, 2c) listed tokens are aligned. A name needs some
    * least c (`leastCovered`), so it holds a partner of one of the p - c + 1 subject tokens with
-   * the fewest holders: only those holders are looked at, each against its own tokens.
+   * the fewest holders: only those holders are looked at, each against its own tokens (a name
+   * holding several such partners is looked at more than once and kept once).
    */
   private namesOf(partners: Map<number, number>, p: number, threshold: number): number[] {
     const need = leastCovered(Math.min(p, MAX_ALIGNED_TOKENS), p, threshold);
     if (need === undefined) return [];
+    const drivers = this.drivers(partners, p, need);
+    const { partnerBits, offsets, records } = this;
+    for (const [id, bits] of partners) partnerBits[id] = bits;
+    const kept: number[] = [];
+    for (const [id, bits] of partners) {
+      if ((bits & drivers) === 0) continue;
+      for (let at = offsets[id]!, end = offsets[id + 1]!; at < end;) {
+        const nameId = records[at]!;
+        const q = records[at + 1]!;
+        const last = at + 3 + records[at + 2]!;
+        let nameBits = bits;
+        for (at += 3; at < last; at += 1) nameBits |= partnerBits[records[at]!]!;
+        const c = popcount(nameBits);
+        if (c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9) kept.push(nameId);
+      }
+    }
+    for (const id of partners.keys()) partnerBits[id] = 0;
+    const unique = [...new Set(kept)];
+    return unique.map((nameId) => this.listIndex[nameId]!).sort((a, b) => a - b);
+  }
+
+  /** The bits of the p - need + 1 subject tokens whose partners have the fewest holders. */
+  private drivers(partners: Map<number, number>, p: number, need: number): number {
     const holders = new Array<number>(MAX_ALIGNED_TOKENS).fill(0);
     for (const [id, bits] of partners) {
       const count = this.offsets[id + 1]! - this.offsets[id]!;
@@ -131,31 +164,6 @@ export class NameIndex {
       .map((count, k) => [count, k] as const)
       .filter(([, k]) => k < Math.min(p, MAX_ALIGNED_TOKENS))
       .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const drivers = order
-      .slice(0, order.length - need + 1)
-      .reduce((mask, [, k]) => mask | (1 << k), 0);
-    const { covered, partnerBits, offsets, holders: held, nameOffsets, nameTokenIds } = this;
-    for (const [id, bits] of partners) partnerBits[id] = bits;
-    const seen: number[] = [];
-    const kept: number[] = [];
-    for (const [id, bits] of partners) {
-      if ((bits & drivers) === 0) continue;
-      for (let at = offsets[id]!, end = offsets[id + 1]!; at < end; at += 1) {
-        const nameId = held[at]!;
-        if (covered[nameId] === 1) continue;
-        covered[nameId] = 1;
-        seen.push(nameId);
-        let nameBits = 0;
-        for (let t = nameOffsets[nameId]!, last = nameOffsets[nameId + 1]!; t < last; t += 1) {
-          nameBits |= partnerBits[nameTokenIds[t]!]!;
-        }
-        const c = popcount(nameBits);
-        const q = this.nameLengths[nameId]!;
-        if (c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9) kept.push(nameId);
-      }
-    }
-    for (const nameId of seen) covered[nameId] = 0;
-    for (const id of partners.keys()) partnerBits[id] = 0;
-    return kept.map((nameId) => this.listIndex[nameId]!).sort((a, b) => a - b);
+    return order.slice(0, order.length - need + 1).reduce((mask, [, k]) => mask | (1 << k), 0);
   }
 }
