@@ -1,6 +1,6 @@
 import { MAX_ALIGNED_TOKENS } from './similarity.js';
 import { popcount } from './token-shape.js';
-import { Vocabulary } from './vocabulary.js';
+import { JOIN_START, JOINED_SUBJECT, SINGLE, Vocabulary, type Partners } from './vocabulary.js';
 
 /**
  * An exact candidate filter for screening: given a subject, the names of a list that can reach a
@@ -89,7 +89,7 @@ export class NameIndex {
   /** The names holding each vocabulary token, as records (see `holderRecords`). */
   private readonly offsets: Int32Array;
   private readonly records: Int32Array;
-  /** Scratch for `namesOf` (all zero when idle): partner bits by token. */
+  /** Scratch for the partner search (all zero when idle): partner bits by token and kind. */
   private readonly partnerBits: Int32Array;
 
   /** `names[i]` is the normalised tokens of name i; candidates are returned as these indices. */
@@ -103,7 +103,7 @@ export class NameIndex {
     const tokenIds = Array.from(this.listIndex, (i) => listTokenIds[i]!);
     const lengths = Uint16Array.from(this.listIndex, (i) => Math.min(names[i]!.length, 0xffff));
     ({ offsets: this.offsets, records: this.records } = holderRecords(tokenIds, lengths, size));
-    this.partnerBits = new Int32Array(size);
+    this.partnerBits = new Int32Array(3 * size);
   }
 
   get vocabularySize(): number {
@@ -117,48 +117,79 @@ export class NameIndex {
   candidates(subject: readonly string[], threshold: number): number[] {
     const x = subject.slice(0, MAX_ALIGNED_TOKENS);
     if (x.length === 0) return [];
-    return this.namesOf(this.vocabulary.partners(x), subject.length, threshold);
+    const partners = this.vocabulary.partners(x, this.partnerBits);
+    try {
+      return this.namesOf(partners, subject.length, threshold);
+    } finally {
+      for (const id of partners.ids) this.partnerBits.fill(0, 3 * id, 3 * id + 3);
+    }
   }
 
   /**
-   * Names holding partners, kept when their partners could cover enough subject tokens. The
-   * score is covered / (p + q) and covered <= the tokens aligned; every aligned pair holds one or
-   * two subject tokens and one or two listed ones, so with c subject tokens that have a partner
-   * in a name, at most c subject and min(q, 2c) listed tokens are aligned. A name needs some
-   * least c (`leastCovered`), so it holds a partner of one of the p - c + 1 subject tokens with
-   * the fewest holders: only those holders are looked at, each against its own tokens (a name
-   * holding several such partners is looked at more than once and kept once).
+   * Names holding partners, kept when their partners could align enough tokens. The score is
+   * covered / (p + q), covered <= the tokens aligned, and alignment is one to one. Pairs of kind
+   * (a) hold one token of each side; (b), two joined subject tokens, exists only when q < p;
+   * (c), two joined listed tokens y1 y2 with y1 a partner, only when q > p (lengths counted to
+   * MAX_ALIGNED_TOKENS). So with c subject tokens having a partner in the name (of a kind its
+   * length allows), u of its tokens partners and j of them join starts, the aligned tokens are
+   * at most: 2 min(c, u) when q = p; c and min(q, 2c, u + min(c, j)) when q > p; min(q, c, u)
+   * listed and twice that subject when q < p.
+   * A name needs some least c (`leastCovered`), so it holds a partner of one of the p - c + 1
+   * subject tokens with the fewest holders: only those holders are looked at, each against its
+   * own tokens (a name holding several such partners is looked at more than once, kept once).
    */
-  private namesOf(partners: Map<number, number>, p: number, threshold: number): number[] {
+  private namesOf(partners: Partners, p: number, threshold: number): number[] {
     const need = leastCovered(Math.min(p, MAX_ALIGNED_TOKENS), p, threshold);
     if (need === undefined) return [];
+    const { bits } = partners;
     const drivers = this.drivers(partners, p, need);
-    const { partnerBits, offsets, records } = this;
-    for (const [id, bits] of partners) partnerBits[id] = bits;
+    const { offsets, records } = this;
+    const pAligned = Math.min(p, MAX_ALIGNED_TOKENS);
     const kept: number[] = [];
-    for (const [id, bits] of partners) {
-      if ((bits & drivers) === 0) continue;
+    for (const id of partners.ids) {
+      const any = bits[3 * id]! | bits[3 * id + 1]! | bits[3 * id + 2]!;
+      if ((any & drivers) === 0) continue;
       for (let at = offsets[id]!, end = offsets[id + 1]!; at < end;) {
         const nameId = records[at]!;
         const q = records[at + 1]!;
-        const last = at + 3 + records[at + 2]!;
-        let nameBits = bits;
-        for (at += 3; at < last; at += 1) nameBits |= partnerBits[records[at]!]!;
-        const c = popcount(nameBits);
-        if (c + Math.min(q, 2 * c) >= threshold * (p + q) - 1e-9) kept.push(nameId);
+        const others = records[at + 2]!;
+        const qAligned = Math.min(q, MAX_ALIGNED_TOKENS);
+        const joinedSubject = qAligned < pAligned ? -1 : 0;
+        const joinStart = qAligned > pAligned ? -1 : 0;
+        // a token held twice is one record entry: its repeats are counted as partners
+        let u = q - others - 1;
+        let j = 0;
+        let nameBits = 0;
+        const first = at + 3;
+        at = first + others;
+        for (let t = first - 1; t < at; t += 1) {
+          const token = t < first ? id : records[t]!;
+          const start = bits[3 * token + JOIN_START]! & joinStart;
+          const joined = bits[3 * token + JOINED_SUBJECT]! & joinedSubject;
+          const all = bits[3 * token + SINGLE]! | joined | start;
+          nameBits |= all;
+          if (all !== 0) u += 1;
+          if (start !== 0) j += 1;
+        }
+        if (
+          aligned(popcount(nameBits), u, j, pAligned, qAligned, q) >=
+          threshold * (p + q) - 1e-9
+        ) {
+          kept.push(nameId);
+        }
       }
     }
-    for (const id of partners.keys()) partnerBits[id] = 0;
     const unique = [...new Set(kept)];
     return unique.map((nameId) => this.listIndex[nameId]!).sort((a, b) => a - b);
   }
 
   /** The bits of the p - need + 1 subject tokens whose partners have the fewest holders. */
-  private drivers(partners: Map<number, number>, p: number, need: number): number {
+  private drivers({ ids, bits }: Partners, p: number, need: number): number {
     const holders = new Array<number>(MAX_ALIGNED_TOKENS).fill(0);
-    for (const [id, bits] of partners) {
+    for (const id of ids) {
       const count = this.offsets[id + 1]! - this.offsets[id]!;
-      for (let k = 0; k < MAX_ALIGNED_TOKENS; k += 1) if (bits & (1 << k)) holders[k]! += count;
+      const any = bits[3 * id]! | bits[3 * id + 1]! | bits[3 * id + 2]!;
+      for (let k = 0; k < MAX_ALIGNED_TOKENS; k += 1) if (any & (1 << k)) holders[k]! += count;
     }
     const order = holders
       .map((count, k) => [count, k] as const)
@@ -166,4 +197,15 @@ export class NameIndex {
       .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     return order.slice(0, order.length - need + 1).reduce((mask, [, k]) => mask | (1 << k), 0);
   }
+}
+
+/**
+ * The most tokens (both sides) an alignment can cover in a name of q tokens (qAligned of them
+ * taking part) against a subject of pAligned, given c, u and j (see `namesOf`).
+ */
+function aligned(c: number, u: number, j: number, pAligned: number, qAligned: number, q: number) {
+  if (qAligned === pAligned) return 2 * Math.min(c, u);
+  if (qAligned > pAligned) return Math.min(c, u) + Math.min(q, 2 * c, u + Math.min(c, j));
+  const listed = Math.min(q, c, u);
+  return listed + Math.min(c, 2 * listed);
 }

@@ -16,6 +16,21 @@ import {
 } from './token-shape.js';
 
 /**
+ * What `partners` finds: per vocabulary token, the bits of the subject tokens (bit k: x[k]) it
+ * can be aligned with, by kind of pair: at `3 id` (a) as a single token, at `3 id + 1` (b) with
+ * two joined subject tokens, at `3 id + 2` (c) as the first part of two joined listed tokens.
+ * `ids` lists the tokens with any bit, in the order found.
+ */
+export interface Partners {
+  ids: number[];
+  bits: Int32Array;
+}
+
+export const SINGLE = 0;
+export const JOINED_SUBJECT = 1;
+export const JOIN_START = 2;
+
+/**
  * The distinct tokens of a list, numbered shortest first (a band of lengths is a range of ids),
  * with what the partner search reads per token: length, character buckets, first code units.
  * `partners` finds, for a subject, every token that can take part in an aligned pair (see
@@ -70,18 +85,22 @@ export class Vocabulary {
 
   /**
    * Every token that can be aligned with the subject tokens `x` (at most MAX_ALIGNED_TOKENS),
-   * with the bits of the subject tokens it can be aligned with (bit k: x[k]).
+   * written into `into` (3 x the vocabulary size, all zero) by kind (see `Partners`).
    */
-  partners(x: readonly string[]): Map<number, number> {
-    const partners = new Map<number, number>();
-    const add = (id: number, bits: number) => partners.set(id, (partners.get(id) ?? 0) | bits);
-    x.forEach((token, k) => this.tokenPartners(token, 1 << k, add));
+  partners(x: readonly string[], into: Int32Array): Partners {
+    const ids: number[] = [];
+    const add = (kind: number) => (id: number, bits: number) => {
+      if (into[3 * id]! === 0 && into[3 * id + 1]! === 0 && into[3 * id + 2]! === 0) ids.push(id);
+      into[3 * id + kind]! |= bits;
+    };
+    x.forEach((token, k) => this.tokenPartners(token, 1 << k, add(SINGLE), add(JOIN_START)));
+    const joined = add(JOINED_SUBJECT);
     for (let i = 0; i < x.length; i += 1) {
       for (let j = 0; j < x.length; j += 1) {
-        if (i !== j) this.joinedSubjectPartners(`${x[i]}${x[j]}`, (1 << i) | (1 << j), add);
+        if (i !== j) this.joinedSubjectPartners(`${x[i]}${x[j]}`, (1 << i) | (1 << j), joined);
       }
     }
-    return partners;
+    return { ids, bits: into };
   }
 
   /** The ids of the tokens whose length is in [min, max] (ids are sorted by length). */
@@ -114,12 +133,17 @@ export class Vocabulary {
   }
 
   /** (a) single-token partners and (c) first parts of a joined listed pair, of one token. */
-  private tokenPartners(x: string, bits: number, add: (id: number, bits: number) => void): void {
+  private tokenPartners(
+    x: string,
+    bits: number,
+    single: (id: number, bits: number) => void,
+    joinStart: (id: number, bits: number) => void,
+  ): void {
     const shape = shapeOf(x);
-    const found = (id: number) => add(id, bits);
+    const found = (id: number) => single(id, bits);
     this.sameInitialPartners(x, shape, found);
     this.otherInitialPartners(x, shape, found);
-    this.joinStarts(x, shape, found);
+    this.joinStarts(x, shape, (id) => joinStart(id, bits));
   }
 
   /** (a) for tokens starting like x: Winkler's bonus may apply, the bound depends on it. */
