@@ -1,46 +1,73 @@
+import { BUCKETS, type Shape } from './token-shape.js';
+
+/** Occurrences of a bucket counted one by one; further ones are left to the caller's slack. */
+const OCCURRENCES = 2;
+/** Bit planes of the counter: counts up to 127, more than BUCKETS x OCCURRENCES. */
+const COUNTER_BITS = 7;
+
 /**
- * The vocabulary's character buckets (see vocabulary.ts) turned around: per bucket, the set of
- * tokens that have it, 32 token ids per 32-bit word. Counting, for 32 tokens at once, how many of
- * a subject token's buckets each has is a few bitwise operations per bucket (a bit-sliced
- * counter), instead of a bit count and a comparison per token.
+ * The vocabulary's character buckets (see token-shape.ts) turned around: per bucket and
+ * occurrence (first, second), the set of tokens that have it, 32 token ids per 32-bit word.
+ * Counting, for 32 tokens at once, how many characters each shares with a subject token is a few
+ * bitwise operations per character (a bit-sliced counter) instead of a loop per token: the count
+ * is sum over buckets of min(x's count, the token's count, 2), at most the characters shared and
+ * short of it by no more than x's characters past the second of a bucket (`Query.beyond`).
  */
 export class BucketSets {
   private readonly words: number;
   private readonly sets: Uint32Array;
 
-  /** `masks[id]`: the buckets token `id` has, as a 32-bit mask. */
-  constructor(masks: Int32Array) {
-    this.words = (masks.length + 31) >>> 5;
-    this.sets = new Uint32Array(32 * this.words);
-    masks.forEach((mask, id) => {
-      for (let b = 0; b < 32; b += 1) {
-        if (mask & (1 << b)) this.sets[b * this.words + (id >>> 5)]! |= 1 << (id & 31);
+  /** `counts[id * BUCKETS + b]`: the characters token `id` has in bucket b. */
+  constructor(counts: Uint8Array) {
+    const size = counts.length / BUCKETS;
+    this.words = (size + 31) >>> 5;
+    this.sets = new Uint32Array(BUCKETS * OCCURRENCES * this.words);
+    for (let id = 0; id < size; id += 1) {
+      for (let b = 0; b < BUCKETS; b += 1) {
+        const count = Math.min(counts[id * BUCKETS + b]!, OCCURRENCES);
+        for (let o = 0; o < count; o += 1) {
+          this.sets[(b * OCCURRENCES + o) * this.words + (id >>> 5)]! |= 1 << (id & 31);
+        }
       }
-    });
+    }
+  }
+
+  /** The sets a token of this shape is counted against, and its characters they leave out. */
+  query(shape: Shape): Query {
+    const sets: number[] = [];
+    let beyond = 0;
+    for (const b of shape.buckets) {
+      const count = shape.counts[b]!;
+      for (let o = 0; o < Math.min(count, OCCURRENCES); o += 1) {
+        sets.push((b * OCCURRENCES + o) * this.words);
+      }
+      beyond += Math.max(0, count - OCCURRENCES);
+    }
+    return { sets, beyond };
   }
 
   /**
-   * Calls `found(id)`, in ascending order, for every id in [from, to) that has at least `least`
-   * of the buckets in `mask`.
+   * Calls `found(id)`, in ascending order, for every id in [from, to) whose count against
+   * `query` is at least `least` - `query.beyond`: every token sharing at least `least`
+   * characters with the query's token is found (and some sharing fewer).
    */
-  sharing(mask: number, least: number, from: number, to: number, found: (id: number) => void) {
-    if (from >= to) return;
-    const buckets: number[] = [];
-    for (let b = 0; b < 32; b += 1) if (mask & (1 << b)) buckets.push(b * this.words);
-    if (least > buckets.length) return;
+  sharing(query: Query, least: number, from: number, to: number, found: (id: number) => void) {
+    const needed = least - query.beyond;
+    if (from >= to || needed > query.sets.length) return;
     const { sets } = this;
+    const planes = new Int32Array(COUNTER_BITS);
     for (let w = from >>> 5, last = (to - 1) >>> 5; w <= last; w += 1) {
-      // six bit planes: a count of up to 32 buckets, bit i of each token's count in plane i
-      const planes = [0, 0, 0, 0, 0, 0];
-      for (const base of buckets) {
+      // bit i of each token's count in plane i
+      planes.fill(0);
+      for (const base of query.sets) {
         let carry = sets[base + w]!;
-        for (let i = 0; i < 6 && carry !== 0; i += 1) {
+        for (let i = 0; i < COUNTER_BITS && carry !== 0; i += 1) {
           const next = planes[i]! & carry;
           planes[i]! ^= carry;
           carry = next;
         }
       }
-      let hits = atLeast(planes, least) & wordRange(w, from, to);
+      let hits = atLeast(planes, needed) & wordRange(w, from, to);
       while (hits !== 0) {
         const low = hits & -hits;
         found((w << 5) + 31 - Math.clz32(low));
@@ -50,13 +77,21 @@ export class BucketSets {
   }
 }
 
-/** The tokens of a word whose bit-sliced count is >= least (least >= 0). */
-function atLeast(planes: readonly number[], least: number): number {
+/** What `BucketSets.sharing` counts a token against (from `BucketSets.query`). */
+export interface Query {
+  /** Offsets of the sets of the token's buckets and occurrences. */
+  sets: number[];
+  /** The token's characters past the second of their bucket: not counted. */
+  beyond: number;
+}
+
+/** The tokens of a word whose bit-sliced count is >= least. */
+function atLeast(planes: Int32Array, least: number): number {
   if (least <= 0) return -1;
-  if (least >= 64) return 0;
+  if (least >= 1 << COUNTER_BITS) return 0;
   let greater = 0;
   let equal = -1;
-  for (let i = 5; i >= 0; i -= 1) {
+  for (let i = COUNTER_BITS - 1; i >= 0; i -= 1) {
     const plane = planes[i]!;
     if (least & (1 << i)) equal &= plane;
     else {
