@@ -163,7 +163,7 @@ export function similarityAtLeast(a: string, b: string, floor: number): number |
  */
 export function prefixEditDistance(a: string, b: string, cap: number): number {
   const row = lastRow(a, b, Math.min(b.length, a.length + cap), cap);
-  return typeof row === 'number' ? row : Math.min(...row);
+  return typeof row === 'number' ? row : row.reduce((min, v) => (v < min ? v : min));
 }
 
 /** Whether one of `pieces` consecutive, nearly equal pieces of `a` is a substring of `b`. */
@@ -225,27 +225,34 @@ function levenshtein(a: string, b: string, cap: number): number {
   return typeof row === 'number' ? row : (row[b.length] ?? 0);
 }
 
+/** Scratch rows for lastRow, grown on demand and reused (as for jaroSimilarity). */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
 /**
  * The last row of the edit-distance table of `a` against `b[0..width]` (entry s: the distance of
  * `a` and `b[0..s]`), or the smallest entry of the first row whose entries all exceed `cap`.
  */
-function lastRow(a: string, b: string, width: number, cap: number): number[] | number {
-  let previous: number[] = Array.from({ length: width + 1 }, (_, s) => s);
+function lastRow(a: string, b: string, width: number, cap: number): Int32Array | number {
+  if (rowA.length <= width) {
+    rowA = new Int32Array(width + 1);
+    rowB = new Int32Array(width + 1);
+  }
+  let previous = rowA;
+  let current = rowB;
+  for (let s = 0; s <= width; s += 1) previous[s] = s;
   for (let i = 1; i <= a.length; i += 1) {
-    const current: number[] = [i];
+    const code = a.charCodeAt(i - 1);
+    current[0] = i;
     let rowMin = i;
     for (let s = 1; s <= width; s += 1) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(s - 1) ? 0 : 1;
-      const value = Math.min(
-        (previous[s] ?? 0) + 1,
-        (current[s - 1] ?? 0) + 1,
-        (previous[s - 1] ?? 0) + cost,
-      );
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
+      const cost = code === b.charCodeAt(s - 1) ? 0 : 1;
+      const value = Math.min(previous[s]! + 1, current[s - 1]! + 1, previous[s - 1]! + cost);
+      current[s] = value;
+      if (value < rowMin) rowMin = value;
     }
     if (rowMin > cap) return rowMin;
-    previous = current;
+    [previous, current] = [current, previous];
   }
-  return previous;
+  return previous.subarray(0, width + 1);
 }
