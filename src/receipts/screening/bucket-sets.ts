@@ -55,19 +55,31 @@ export class BucketSets {
     const needed = least - query.beyond;
     if (from >= to || needed > query.sets.length) return;
     const { sets } = this;
-    const planes = new Int32Array(COUNTER_BITS);
     for (let w = from >>> 5, last = (to - 1) >>> 5; w <= last; w += 1) {
-      // bit i of each token's count in plane i
-      planes.fill(0);
+      // bit i of each token's count in p<i> (a ripple-carry counter, stopped when nothing carries)
+      let [p0, p1, p2, p3, p4, p5, p6] = [0, 0, 0, 0, 0, 0, 0];
       for (const base of query.sets) {
         let carry = sets[base + w]!;
-        for (let i = 0; i < COUNTER_BITS && carry !== 0; i += 1) {
-          const next = planes[i]! & carry;
-          planes[i]! ^= carry;
-          carry = next;
-        }
+        let next = p0 & carry;
+        p0 ^= carry;
+        if ((carry = next) === 0) continue;
+        next = p1 & carry;
+        p1 ^= carry;
+        if ((carry = next) === 0) continue;
+        next = p2 & carry;
+        p2 ^= carry;
+        if ((carry = next) === 0) continue;
+        next = p3 & carry;
+        p3 ^= carry;
+        if ((carry = next) === 0) continue;
+        next = p4 & carry;
+        p4 ^= carry;
+        if ((carry = next) === 0) continue;
+        next = p5 & carry;
+        p5 ^= carry;
+        p6 ^= next;
       }
-      let hits = atLeast(planes, needed) & wordRange(w, from, to);
+      let hits = atLeast([p0, p1, p2, p3, p4, p5, p6], needed) & wordRange(w, from, to);
       while (hits !== 0) {
         const low = hits & -hits;
         found((w << 5) + 31 - Math.clz32(low));
@@ -86,7 +98,7 @@ export interface Query {
 }
 
 /** The tokens of a word whose bit-sliced count is >= least. */
-function atLeast(planes: Int32Array, least: number): number {
+function atLeast(planes: readonly number[], least: number): number {
   if (least <= 0) return -1;
   if (least >= 1 << COUNTER_BITS) return 0;
   let greater = 0;
