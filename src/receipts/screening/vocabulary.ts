@@ -1,4 +1,4 @@
-import { BucketSets, type Query } from './bucket-sets.js';
+import { BucketSets } from './bucket-sets.js';
 import {
   jaroWinkler,
   prefixEditDistance,
