@@ -121,51 +121,54 @@ export class Vocabulary {
   }
 
   /**
-   * (a): tokens with Jaro-Winkler >= 0.85. A token starting like x may get Winkler's bonus for a
-   * common prefix of l characters, so needs m / lx + m / ly >= NEED_NUM[l] / NEED_DEN of its m
-   * matching characters (m <= the characters shared, m <= min(lx, ly)); any other token needs
-   * NEED_NUM[0]. Per length ly (those the bound allows), both are counted for the shared
-   * characters that need takes (m >= num lx ly / (NEED_DEN (lx + ly))), then checked.
+   * (a): tokens with Jaro-Winkler >= 0.85. A token with a common prefix of l (<= 4) characters
+   * with x gets Winkler's bonus, so needs m / lx + m / ly >= NEED_NUM[l] / NEED_DEN of its m
+   * matching characters (m <= the characters shared, m <= min(lx, ly)). Per length ly, the
+   * tokens with each common prefix are a range (ids are sorted by code units): each range is
+   * counted for the shared characters its need takes (m >= num lx ly / (NEED_DEN (lx + ly)))
+   * and what passes is scored. The count is exact unless x holds a character more than twice
+   * (`Query.beyond`): then each token's exact overlap is checked before scoring it.
    */
   private jaroPartners(x: string, shape: Shape, found: (id: number) => void): void {
     const lx = x.length;
-    const x0 = x.charCodeAt(0);
     const query = this.bucketSets.query(shape);
-    const least = (num: number, ly: number) =>
-      Math.ceil((num * lx * ly) / (NEED_DEN * (lx + ly)) - 1e-9);
+    const checks = NEED_NUM.map((num) => (id: number) => {
+      if (query.beyond > 0 && !this.mayReach(shape, id, num)) return;
+      if (jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR) found(id);
+    });
     // with m <= min(lx, ly), m / lx + m / ly >= 1 + r needs r lx <= ly <= lx / r
-    const band = (num: number) => {
+    const bands = NEED_NUM.map((num) => {
       const r = num / NEED_DEN - 1;
       return [Math.max(1, Math.ceil(r * lx - 1e-9)), Math.floor(lx / r + 1e-9)] as const;
-    };
-    const [looseMin, looseMax] = band(NEED_NUM[4]!);
-    const [strictMin, strictMax] = band(NEED_NUM[0]!);
-    const check = (id: number) => {
-      const l = x0 === this.heads[id * 4] ? this.commonHead(x, id) : 0;
-      if (
-        this.mayReach(shape, id, NEED_NUM[l]!) &&
-        jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR
-      ) {
-        found(id);
-      }
-    };
-    for (let ly = looseMin; ly <= looseMax; ly += 1) {
-      const [from, to] = this.lengthRange(ly);
-      const a = this.firstOf(from, to, (id) => this.heads[id * 4]! >= x0);
-      const b = this.firstOf(a, to, (id) => this.heads[id * 4]! > x0);
-      this.bucketSets.sharing(query, least(NEED_NUM[4]!, ly), a, b, check);
-      if (ly < strictMin || ly > strictMax) continue;
-      this.bucketSets.sharing(query, least(NEED_NUM[0]!, ly), from, a, check);
-      this.bucketSets.sharing(query, least(NEED_NUM[0]!, ly), b, to, check);
+    });
+    const [longest, shortest] = [bands[4]![1], bands[4]![0]];
+    for (let ly = shortest; ly <= longest; ly += 1) {
+      const ranges = this.prefixRanges(x, ly);
+      ranges.forEach(([from, to], l) => {
+        const [min, max] = bands[l]!;
+        if (ly < min || ly > max) return;
+        const num = NEED_NUM[l]!;
+        const least = Math.ceil((num * lx * ly) / (NEED_DEN * (lx + ly)) - 1e-9);
+        const [innerFrom, innerTo] = ranges[l + 1] ?? [to, to];
+        this.bucketSets.sharing(query, least, from, innerFrom, checks[l]!);
+        this.bucketSets.sharing(query, least, innerTo, to, checks[l]!);
+      });
     }
   }
 
-  /** The common prefix (1 to 4 code units) of x and token `id`, which start alike. */
-  private commonHead(x: string, id: number): number {
-    const h = id * 4;
-    let l = 1;
-    while (l < 4 && l < x.length && this.heads[h + l] === x.charCodeAt(l)) l += 1;
-    return l;
+  /**
+   * The ids of the tokens of length `ly` sharing x's first l code units, for l = 0 to 4 (each
+   * range within the last: ids are sorted by code units); empty past x's or ly's length.
+   */
+  private prefixRanges(x: string, ly: number): [number, number][] {
+    const ranges: [number, number][] = [this.lengthRange(ly)];
+    for (let k = 0; k < 4; k += 1) {
+      const [from, to] = ranges[k]!;
+      const code = k < x.length ? x.charCodeAt(k) : -1;
+      const a = this.firstOf(from, to, (id) => this.heads[id * 4 + k]! >= code);
+      ranges.push([a, this.firstOf(a, to, (id) => this.heads[id * 4 + k]! > code)]);
+    }
+    return ranges;
   }
 
   /** m / lx + m / ly >= num / NEED_DEN is possible with the characters x and `id` share. */
