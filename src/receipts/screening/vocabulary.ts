@@ -35,6 +35,8 @@ export class Vocabulary {
   private readonly tokens: string[];
   private readonly ids = new Map<string, number>();
   private readonly lengths: Int32Array;
+  /** The first id of each length (ids are sorted by length); the size past the longest. */
+  private readonly lengthStarts: Int32Array;
   private readonly counts: Uint8Array;
   /** The first four UTF-16 code units of each token (0 past its end): the Winkler prefix. */
   private readonly heads: Uint16Array;
@@ -58,6 +60,15 @@ export class Vocabulary {
       }
     });
     this.bucketSets = new BucketSets(this.counts);
+    const longest = size === 0 ? 0 : this.lengths[size - 1]!;
+    this.lengthStarts = new Int32Array(longest + 2).fill(size);
+    for (let id = size - 1; id >= 0; id -= 1) this.lengthStarts[this.lengths[id]!] = id;
+    for (let length = longest; length >= 0; length -= 1) {
+      this.lengthStarts[length] = Math.min(
+        this.lengthStarts[length]!,
+        this.lengthStarts[length + 1]!,
+      );
+    }
   }
 
   get size(): number {
@@ -90,10 +101,9 @@ export class Vocabulary {
 
   /** The ids of the tokens of length `length` (ids are sorted by length). */
   private lengthRange(length: number): [number, number] {
-    return [
-      this.firstOf(0, this.size, (id) => this.lengths[id]! >= length),
-      this.firstOf(0, this.size, (id) => this.lengths[id]! > length),
-    ];
+    const { lengthStarts } = this;
+    if (length < 0 || length >= lengthStarts.length - 1) return [this.size, this.size];
+    return [lengthStarts[length]!, lengthStarts[length + 1]!];
   }
 
   /** The first id in [from, to) for which `after` holds (it holds for every later id too). */
@@ -164,6 +174,10 @@ export class Vocabulary {
     const ranges: [number, number][] = [this.lengthRange(ly)];
     for (let k = 0; k < 4; k += 1) {
       const [from, to] = ranges[k]!;
+      if (from === to) {
+        ranges.push([to, to]);
+        continue;
+      }
       const code = k < x.length ? x.charCodeAt(k) : -1;
       const a = this.firstOf(from, to, (id) => this.heads[id * 4 + k]! >= code);
       ranges.push([a, this.firstOf(a, to, (id) => this.heads[id * 4 + k]! > code)]);
