@@ -4,6 +4,7 @@ import ClientPgLite from 'knex-pglite';
 import type { StoreConfig } from '../config.js';
 import { ChangeFeed } from './change-feed.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { ThreadedPGlite } from './embedded/threaded-pglite.js';
 import { migrate } from './migrations/index.js';
 import { makeTreePrivate, preparePrivateDir } from './private-files.js';
 
@@ -99,7 +100,8 @@ function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, log?: S
   const knex = knexFactory({
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
-    connection: files === undefined ? {} : { filename: files },
+    // knex-pglite takes a ready-made PGlite as `connection.pglite` (its types do not say so)
+    connection: { pglite: new ThreadedPGlite(files) } as Knex.StaticConnectionConfig,
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS * 6,
     log: knexLog(log),
   });

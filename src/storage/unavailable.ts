@@ -27,6 +27,7 @@ const MESSAGES = [
   'Timeout acquiring a connection',
   'Unable to acquire a connection',
   'the database system is',
+  'the embedded store thread stopped', // embedded/threaded-pglite.ts
 ];
 
 export function isStoreUnavailable(err: unknown): boolean {

@@ -1,0 +1,24 @@
+/** What the service's thread and the embedded store's thread say to each other. */
+export type Request = { id: number } & (
+  | { op: 'ready' }
+  | { op: 'query'; sql: string; params: unknown[] | undefined }
+  | { op: 'listen'; channel: string }
+  | { op: 'close' }
+);
+
+/** An error as it crosses: its message, name and own fields (code, detail, constraint, ...). */
+export interface ErrorCopy {
+  message: string;
+  name?: string;
+  fields: Record<string, unknown>;
+}
+
+export type Response =
+  | { id: number; result: unknown; error?: undefined }
+  | { id: number; result?: undefined; error: ErrorCopy };
+
+/** A NOTIFY on a channel listened to. */
+export interface Notification {
+  channel: string;
+  payload: string;
+}

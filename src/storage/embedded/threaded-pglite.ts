@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Notification, Request, Response } from './messages.js';
+
+type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
+type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/** worker.ts beside this file: .js when built, .ts when run from source (tests, tsx). */
+const here = fileURLToPath(import.meta.url);
+const workerFile = path.join(path.dirname(here), `worker${path.extname(here)}`);
+
+/** Run from source, the thread first registers tsx's loader so it can import TypeScript. */
+function fromSource(file: string): string {
+  const url = JSON.stringify(pathToFileURL(file).href);
+  return `import('tsx/esm/api').then(({ register }) => { register(); return import(${url}); });`;
+}
+
+/**
+ * PGlite on a thread of its own, behind the part of PGlite's interface knex-pglite and the
+ * change feed use (`waitReady`, `query`, `listen`, `close`): the embedded store's statements run
+ * beside the service's thread instead of on it. Results and errors cross as copies (rows with
+ * their parsed values; an error with its message and PostgreSQL fields such as `code`).
+ */
+export class ThreadedPGlite {
+  readonly waitReady: Promise<void>;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  private nextId = 1;
+  private failure: Error | undefined;
+
+  constructor(dataDir: string | undefined) {
+    this.worker = workerFile.endsWith('.ts')
+      ? new Worker(fromSource(workerFile), { eval: true, workerData: { dataDir } })
+      : new Worker(workerFile, { workerData: { dataDir } });
+    this.worker.on('message', (message: Response | Notification) => this.received(message));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', () => this.fail(new Error('the embedded store thread stopped')));
+    this.waitReady = this.call({ op: 'ready' }).then(() => undefined);
+  }
+
+  query(sql: string, params?: unknown[]): Promise<unknown> {
+    return this.call({ op: 'query', sql, params });
+  }
+
+  async listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> {
+    let listeners = this.listeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.listeners.set(channel, listeners);
+      await this.call({ op: 'listen', channel });
+    }
+    listeners.add(fn);
+    return async () => {
+      listeners.delete(fn);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.failure) return;
+    await this.call({ op: 'close' });
+    this.fail(new Error('the embedded store is closed'));
+    await this.worker.terminate();
+  }
+
+  private call(call: Call): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...call, id });
+    });
+  }
+
+  private received(message: Response | Notification): void {
+    if ('channel' in message) {
+      for (const fn of this.listeners.get(message.channel) ?? []) fn(message.payload);
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    if (message.error) {
+      const { message: text, name, fields } = message.error;
+      const err = Object.assign(new Error(text), fields);
+      if (name) err.name = name;
+      pending.reject(err);
+    } else pending.resolve(message.result);
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const { reject } of this.pending.values()) reject(this.failure);
+    this.pending.clear();
+  }
+}
