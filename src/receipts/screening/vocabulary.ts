@@ -99,23 +99,16 @@ export class Vocabulary {
     return { ids, bits: into };
   }
 
+  /** The length of the longest token (no pass looks at longer lengths). */
+  private get longest(): number {
+    return this.lengthStarts.length - 2;
+  }
+
   /** The ids of the tokens of length `length` (ids are sorted by length). */
   private lengthRange(length: number): [number, number] {
     const { lengthStarts } = this;
     if (length < 0 || length >= lengthStarts.length - 1) return [this.size, this.size];
     return [lengthStarts[length]!, lengthStarts[length + 1]!];
-  }
-
-  /** The first id in [from, to) for which `after` holds (it holds for every later id too). */
-  private firstOf(from: number, to: number, after: (id: number) => boolean): number {
-    let lo = from;
-    let hi = to;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (after(mid)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
   }
 
   /** (a) single-token partners and (c) first parts of a joined listed pair, of one token. */
@@ -152,7 +145,7 @@ export class Vocabulary {
       return [Math.max(1, Math.ceil(r * lx - 1e-9)), Math.floor(lx / r + 1e-9)] as const;
     });
     const [longest, shortest] = [bands[4]![1], bands[4]![0]];
-    for (let ly = shortest; ly <= longest; ly += 1) {
+    for (let ly = shortest; ly <= Math.min(longest, this.longest); ly += 1) {
       const ranges = this.prefixRanges(x, ly);
       ranges.forEach(([from, to], l) => {
         const [min, max] = bands[l]!;
@@ -171,16 +164,26 @@ export class Vocabulary {
    * range within the last: ids are sorted by code units); empty past x's or ly's length.
    */
   private prefixRanges(x: string, ly: number): [number, number][] {
+    const { heads } = this;
     const ranges: [number, number][] = [this.lengthRange(ly)];
     for (let k = 0; k < 4; k += 1) {
       const [from, to] = ranges[k]!;
-      if (from === to) {
-        ranges.push([to, to]);
-        continue;
-      }
       const code = k < x.length ? x.charCodeAt(k) : -1;
-      const a = this.firstOf(from, to, (id) => this.heads[id * 4 + k]! >= code);
-      ranges.push([a, this.firstOf(a, to, (id) => this.heads[id * 4 + k]! > code)]);
+      // the first id whose k-th code unit is >= code, then the first past it that is > code
+      let [lo, hi] = [from, to];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (heads[mid * 4 + k]! >= code) hi = mid;
+        else lo = mid + 1;
+      }
+      const start = lo;
+      hi = to;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (heads[mid * 4 + k]! > code) hi = mid;
+        else lo = mid + 1;
+      }
+      ranges.push([start, lo]);
     }
     return ranges;
   }
@@ -211,7 +214,7 @@ export class Vocabulary {
     const near = [x.charCodeAt(0), x.charCodeAt(1)];
     const startsNear = (id: number) =>
       near.includes(this.heads[id * 4]!) || near.includes(this.heads[id * 4 + 1]!);
-    for (let ly = 1; ly <= lx + edits - 1; ly += 1) {
+    for (let ly = 1; ly <= Math.min(lx + edits - 1, this.longest); ly += 1) {
       const end = Math.min(lx, ly + edits);
       const prefix = end === lx ? shape : shapeOf(x.slice(0, end));
       const [from, to] = this.lengthRange(ly);
@@ -242,7 +245,7 @@ export class Vocabulary {
     // |lx - ly| <= 0.15 max(lx, ly): ly in [0.85 lx, lx / 0.85]
     const min = Math.ceil(lx * TOKEN_MATCH_FLOOR - 1e-9);
     const max = Math.floor(lx / TOKEN_MATCH_FLOOR + 1e-9);
-    for (let ly = min; ly <= max; ly += 1) {
+    for (let ly = min; ly <= Math.min(max, this.longest); ly += 1) {
       const longer = Math.max(lx, ly);
       const allowed = Math.floor(longer * (1 - TOKEN_MATCH_FLOOR) + 1e-9);
       if (Math.abs(lx - ly) > allowed) continue;
