@@ -37,6 +37,8 @@ export class ThreadedPGlite {
     this.worker.on('message', (message: Response | Notification) => this.received(message));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', () => this.fail(new Error('the embedded store thread stopped')));
+    // like PGlite in process, an idle store does not keep the process alive; a call does
+    this.worker.unref();
     this.waitReady = this.call({ op: 'ready' }).then(() => undefined);
   }
 
@@ -68,6 +70,7 @@ export class ThreadedPGlite {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...call, id });
     });
@@ -81,6 +84,7 @@ export class ThreadedPGlite {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
+    if (this.pending.size === 0) this.worker.unref();
     if (message.error) {
       const { message: text, name, fields } = message.error;
       const err = Object.assign(new Error(text), fields);

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ThreadedPGlite } from '../../../src/storage/embedded/threaded-pglite.js';
 import { isStoreUnavailable } from '../../../src/storage/unavailable.js';
@@ -83,5 +85,22 @@ describe('ThreadedPGlite', () => {
       expect(isStoreUnavailable(err)).toBe(true);
     }
     await lost.close(); // nothing left to close: resolves
+  });
+
+  it('keeps the process alive while a call is pending, not while idle (as PGlite in process)', () => {
+    const module = pathToFileURL('src/storage/embedded/threaded-pglite.ts').href;
+    const script = `import { ThreadedPGlite } from ${JSON.stringify(module)};
+      const db = new ThreadedPGlite(undefined);
+      await db.listen('changes', () => undefined);
+      const { rows } = await db.query("select pg_sleep(0.2), 'answered' as said");
+      console.log(rows[0].said);`; // never closed: the process must still end
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe('answered');
   });
 });
