@@ -4,7 +4,9 @@ import { Worker } from 'node:worker_threads';
 import type { Notification, Request, Response } from './messages.js';
 
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
-type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** A request before it is numbered (each member of the union without its id). */
+type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never;
+type Call = Unnumbered<Request>;
 
 /** worker.ts beside this file: .js when built, .ts when run from source (tests, tsx). */
 const here = fileURLToPath(import.meta.url);
@@ -35,8 +37,10 @@ export class ThreadedPGlite {
       ? new Worker(fromSource(workerFile), { eval: true, workerData: { dataDir } })
       : new Worker(workerFile, { workerData: { dataDir } });
     this.worker.on('message', (message: Response | Notification) => this.received(message));
-    this.worker.on('error', (err) => this.fail(err));
-    this.worker.on('exit', () => this.fail(new Error('the embedded store thread stopped')));
+    const stopped = (why: string) =>
+      this.fail(new Error(`the embedded store thread stopped${why}`));
+    this.worker.on('error', (err) => stopped(`: ${err.message}`));
+    this.worker.on('exit', () => stopped(''));
     // like PGlite in process, an idle store does not keep the process alive; a call does
     this.worker.unref();
     this.waitReady = this.call({ op: 'ready' }).then(() => undefined);
