@@ -1,6 +1,13 @@
 import { MAX_ALIGNED_TOKENS } from './similarity.js';
 import { popcount } from './token-shape.js';
-import { JOIN_START, JOINED_SUBJECT, SINGLE, Vocabulary, type Partners } from './vocabulary.js';
+import {
+  anyKind,
+  JOIN_START,
+  JOINED_SUBJECT,
+  SINGLE,
+  Vocabulary,
+  type Partners,
+} from './vocabulary.js';
 
 /**
  * An exact candidate filter for screening: given a subject, the names of a list that can reach a
@@ -147,7 +154,7 @@ export class NameIndex {
     const pAligned = Math.min(p, MAX_ALIGNED_TOKENS);
     const kept: number[] = [];
     for (const id of partners.ids) {
-      const any = bits[3 * id]! | bits[3 * id + 1]! | bits[3 * id + 2]!;
+      const any = anyKind(bits, id);
       if ((any & drivers) === 0) continue;
       for (let at = offsets[id]!, end = offsets[id + 1]!; at < end;) {
         const nameId = records[at]!;
@@ -188,7 +195,7 @@ export class NameIndex {
     const holders = new Array<number>(MAX_ALIGNED_TOKENS).fill(0);
     for (const id of ids) {
       const count = this.offsets[id + 1]! - this.offsets[id]!;
-      const any = bits[3 * id]! | bits[3 * id + 1]! | bits[3 * id + 2]!;
+      const any = anyKind(bits, id);
       for (let k = 0; k < MAX_ALIGNED_TOKENS; k += 1) if (any & (1 << k)) holders[k]! += count;
     }
     const order = holders

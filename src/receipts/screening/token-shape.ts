@@ -12,9 +12,6 @@ const bucketOf = (code: number): number =>
 
 export interface Shape {
   length: number;
-  /** The buckets present, as a bit mask, and how many there are. */
-  mask: number;
-  distinct: number;
   counts: Uint8Array;
   /** The buckets present, for loops over the shape's own buckets only. */
   buckets: number[];
@@ -26,14 +23,8 @@ export function shapeOf(token: string, counts: Uint8Array = new Uint8Array(BUCKE
     if (counts[b]! < 255) counts[b]! += 1;
   }
   const buckets: number[] = [];
-  let mask = 0;
-  for (let b = 0; b < BUCKETS; b += 1) {
-    if (counts[b]! > 0) {
-      buckets.push(b);
-      mask |= 1 << b;
-    }
-  }
-  return { length: token.length, mask, distinct: buckets.length, counts, buckets };
+  for (let b = 0; b < BUCKETS; b += 1) if (counts[b]! > 0) buckets.push(b);
+  return { length: token.length, counts, buckets };
 }
 
 /**

@@ -22,6 +22,11 @@ export const SINGLE = 0;
 export const JOINED_SUBJECT = 1;
 export const JOIN_START = 2;
 
+/** The subject tokens partner `id` can be aligned with, by a pair of any kind. */
+export function anyKind(bits: Int32Array, id: number): number {
+  return bits[3 * id + SINGLE]! | bits[3 * id + JOINED_SUBJECT]! | bits[3 * id + JOIN_START]!;
+}
+
 /**
  * The distinct tokens of a list, numbered shortest first, then by UTF-16 code units (a length is
  * a range of ids, and the tokens of one length with one first character a range within it), with
@@ -61,13 +66,10 @@ export class Vocabulary {
     });
     this.bucketSets = new BucketSets(this.counts);
     const longest = size === 0 ? 0 : this.lengths[size - 1]!;
-    this.lengthStarts = new Int32Array(longest + 2).fill(size);
-    for (let id = size - 1; id >= 0; id -= 1) this.lengthStarts[this.lengths[id]!] = id;
-    for (let length = longest; length >= 0; length -= 1) {
-      this.lengthStarts[length] = Math.min(
-        this.lengthStarts[length]!,
-        this.lengthStarts[length + 1]!,
-      );
+    this.lengthStarts = new Int32Array(longest + 2);
+    for (const length of this.lengths) this.lengthStarts[length + 1]! += 1;
+    for (let length = 0; length <= longest; length += 1) {
+      this.lengthStarts[length + 1]! += this.lengthStarts[length]!;
     }
   }
 
@@ -86,7 +88,7 @@ export class Vocabulary {
   partners(x: readonly string[], into: Int32Array): Partners {
     const ids: number[] = [];
     const add = (kind: number) => (id: number, bits: number) => {
-      if (into[3 * id]! === 0 && into[3 * id + 1]! === 0 && into[3 * id + 2]! === 0) ids.push(id);
+      if (anyKind(into, id) === 0) ids.push(id);
       into[3 * id + kind]! |= bits;
     };
     x.forEach((token, k) => this.tokenPartners(token, 1 << k, add(SINGLE), add(JOIN_START)));
