@@ -120,14 +120,19 @@ export class LogRepository implements LogStore {
 
   /** Persists one append: new nodes, leaf positions, and the signed checkpoint. */
   private async recordAppend(trx: Knex.Transaction, input: AppendRecord): Promise<void> {
-    const rows = input.nodes.map((n) => ({
-      level: n.level,
-      idx: n.index,
-      hash: Buffer.from(n.hash),
-    }));
-    for (let i = 0; i < rows.length; i += 5_000) {
-      await trx('log_nodes').insert(rows.slice(i, i + 5_000));
-    }
+    const { nodes } = input;
+    await trx.raw(
+      `insert into log_nodes (level, idx, hash)
+         select level, idx, decode(hash, 'hex') from unnest(?::int[], ?::bigint[], ?::text[])
+           as s(level, idx, hash)`,
+      [
+        nodes.map((n) => n.level),
+        nodes.map((n) => n.index),
+        nodes.map((n) =>
+          Buffer.from(n.hash.buffer, n.hash.byteOffset, n.hash.length).toString('hex'),
+        ),
+      ],
+    );
     for (let i = 0; i < input.entries.length; i += 5_000) {
       const batch = input.entries.slice(i, i + 5_000);
       await trx.raw(
