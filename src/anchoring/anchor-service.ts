@@ -7,7 +7,7 @@ import { parseTilePath } from './tile-path.js';
 import { TileReader } from './tiles.js';
 import { hashToWire, proofToWire } from './wire.js';
 import type { CosignOutcome, Witnessing } from './witness/witnessing.js';
-import type { CheckpointRecord, LogStore } from './log-store.js';
+import type { CheckpointRecord, LogStore, SealTransaction } from './log-store.js';
 import { ServiceError } from '../errors.js';
 
 /** Default number of pending entries sealed into one checkpoint. */
@@ -52,6 +52,28 @@ export interface InclusionEvidence {
  * The log as the service runs it: seal pending receipts into signed checkpoints, and produce the
  * evidence (inclusion and consistency proofs) that lets anyone check the log offline.
  */
+/** Entries appended per page of a seal. */
+const SEAL_PAGE = 4_096;
+
+/** Appends pending entries a page at a time, up to `limit`; undefined when none was pending. */
+async function appendPages(
+  tx: SealTransaction,
+  start: number,
+  limit: number,
+): Promise<{ treeSize: number; rootHash: Uint8Array } | undefined> {
+  let appended: { treeSize: number; rootHash: Uint8Array } | undefined;
+  for (let size = start; size - start < limit;) {
+    const entries = await tx.pending(Math.min(SEAL_PAGE, limit - (size - start)));
+    if (entries.length === 0) break;
+    const leaves = entries.map((e) => new Uint8Array(e.leafHash));
+    const { nodes, ...head } = await appendLeaves(size, leaves, tx.nodeStore());
+    await tx.recordLeaves({ firstIndex: size, entries, nodes });
+    appended = head;
+    size = head.treeSize;
+  }
+  return appended;
+}
+
 export class AnchorService {
   private readonly tiles: TileReader;
 
@@ -75,28 +97,21 @@ export class AnchorService {
     return this.signer ? verifierKey(this.signer) : undefined;
   }
 
-  /** Seals up to `limit` pending entries into one new checkpoint; returns how many. */
+  /**
+   * Seals up to `limit` pending entries into one new checkpoint; returns how many. Entries are
+   * read, hashed and written SEAL_PAGE at a time, so that a large backlog never holds this
+   * process (or, for the embedded store, its thread) in one piece.
+   */
   async sealOnce(limit = SEAL_BATCH): Promise<{ sealed: number; treeSize: number }> {
     const noteSigner = this.noteSigner();
     return this.log.withSealLock(async (tx) => {
-      const size = (await tx.latestCheckpoint())?.treeSize ?? 0;
-      const entries = await tx.pending(limit);
-      if (entries.length === 0) return { sealed: 0, treeSize: size };
-      const leaves = entries.map((e) => new Uint8Array(e.leafHash));
-      const appended = await appendLeaves(size, leaves, tx.nodeStore());
-      const checkpoint = {
-        origin: this.origin,
-        treeSize: appended.treeSize,
-        rootHash: appended.rootHash,
-      };
-      const note = await signCheckpoint(checkpoint, noteSigner);
-      await tx.recordAppend({
-        firstIndex: size,
-        entries,
-        nodes: appended.nodes,
-        checkpoint: { treeSize: appended.treeSize, rootHash: Buffer.from(appended.rootHash), note },
-      });
-      return { sealed: entries.length, treeSize: appended.treeSize };
+      const start = (await tx.latestCheckpoint())?.treeSize ?? 0;
+      const appended = await appendPages(tx, start, limit);
+      if (appended === undefined) return { sealed: 0, treeSize: start };
+      const { treeSize, rootHash } = appended;
+      const note = await signCheckpoint({ origin: this.origin, treeSize, rootHash }, noteSigner);
+      await tx.recordCheckpoint({ treeSize, rootHash: Buffer.from(rootHash), note });
+      return { sealed: treeSize - start, treeSize };
     });
   }
 

@@ -22,12 +22,15 @@ export interface PendingEntry {
   leafHash: Buffer;
 }
 
-export interface AppendRecord {
+/** Leaves [firstIndex, firstIndex + entries.length) appended: their positions and new nodes. */
+export interface LeavesRecord {
   firstIndex: number;
   entries: PendingEntry[];
   nodes: StoredNode[];
-  checkpoint: Omit<CheckpointRecord, 'createdAt' | 'cosignatures'>;
 }
+
+/** The checkpoint a seal ends with. */
+export type NewCheckpoint = Omit<CheckpointRecord, 'createdAt' | 'cosignatures'>;
 
 /** Reads that see the latest committed state. */
 export interface LogReader {
@@ -35,10 +38,15 @@ export interface LogReader {
   latestCheckpoint(): Promise<CheckpointRecord | undefined>;
 }
 
-/** What one seal does, inside the store's transaction and under its cluster-wide lock. */
+/**
+ * What one seal does, inside the store's transaction and under its cluster-wide lock: pages of
+ * leaves (each sees the nodes of the pages before it), then one checkpoint.
+ */
 export interface SealTransaction extends LogReader {
+  /** The oldest entries not yet in the log (those recorded in this transaction excluded). */
   pending(limit: number): Promise<PendingEntry[]>;
-  recordAppend(append: AppendRecord): Promise<void>;
+  recordLeaves(leaves: LeavesRecord): Promise<void>;
+  recordCheckpoint(checkpoint: NewCheckpoint): Promise<void>;
 }
 
 export interface LogStore extends LogReader, TileStore, WitnessStore {

@@ -3,8 +3,9 @@ import type { ChangeFeed } from './change-feed.js';
 import type { NodeKey, NodeStore } from '../anchoring/index.js';
 import { nodeId } from '../anchoring/index.js';
 import type {
-  AppendRecord,
   CheckpointRecord,
+  LeavesRecord,
+  NewCheckpoint,
   LogStore,
   PendingEntry,
   SealTransaction,
@@ -14,6 +15,8 @@ type Db = Knex | Knex.Transaction;
 
 /** Arbitrary but fixed key of the advisory lock that serialises sealing across replicas. */
 const SEAL_LOCK_KEY = 0x5ea1_0c;
+/** Nodes, or entries, written by one statement of a seal. */
+const APPEND_SLICE = 4_096;
 
 /** Storage of the Merkle log: entries (the queue), perfect-subtree nodes, checkpoints. */
 export class LogRepository implements LogStore {
@@ -98,10 +101,11 @@ export class LogRepository implements LogStore {
         nodeStore: () => this.nodeStore(trx),
         latestCheckpoint: () => this.latestCheckpoint(trx),
         pending: (limit) => this.pending(trx, limit),
-        recordAppend: (append) => {
+        recordLeaves: (leaves) => {
           appended = true;
-          return this.recordAppend(trx, append);
+          return this.recordLeaves(trx, leaves);
         },
+        recordCheckpoint: (checkpoint) => this.recordCheckpoint(trx, checkpoint),
       });
     });
     // receipts anchored now: this replica's cached ones go at once (others: migration 013)
@@ -118,33 +122,38 @@ export class LogRepository implements LogStore {
     return rows.map((r) => ({ seq: Number(r.seq), leafHash: Buffer.from(r.leaf_hash) }));
   }
 
-  /** Persists one append: new nodes, leaf positions, and the signed checkpoint. */
-  private async recordAppend(trx: Knex.Transaction, input: AppendRecord): Promise<void> {
-    const { nodes } = input;
-    await trx.raw(
-      `insert into log_nodes (level, idx, hash)
-         select level, idx, decode(hash, 'hex') from unnest(?::int[], ?::bigint[], ?::text[])
-           as s(level, idx, hash)`,
-      [
-        nodes.map((n) => n.level),
-        nodes.map((n) => n.index),
-        nodes.map((n) =>
-          Buffer.from(n.hash.buffer, n.hash.byteOffset, n.hash.length).toString('hex'),
-        ),
-      ],
-    );
-    for (let i = 0; i < input.entries.length; i += 5_000) {
-      const batch = input.entries.slice(i, i + 5_000);
+  /** Persists one page of a seal: the new nodes and the leaf positions. */
+  private async recordLeaves(trx: Knex.Transaction, input: LeavesRecord): Promise<void> {
+    // constant statements over slices: each slice is a few milliseconds of work in this
+    // process (a seal never holds the event loop for long), one transaction for all of them
+    for (let i = 0; i < input.nodes.length; i += APPEND_SLICE) {
+      const slice = input.nodes.slice(i, i + APPEND_SLICE);
+      await trx.raw(
+        `insert into log_nodes (level, idx, hash)
+           select s.level, s.idx, substring(?::bytea from (s.n::int - 1) * 32 + 1 for 32)
+             from unnest(?::int[], ?::bigint[]) with ordinality as s(level, idx, n)`,
+        [
+          Buffer.concat(slice.map((n) => n.hash)),
+          slice.map((n) => n.level),
+          slice.map((n) => n.index),
+        ],
+      );
+    }
+    for (let i = 0; i < input.entries.length; i += APPEND_SLICE) {
+      const slice = input.entries.slice(i, i + APPEND_SLICE);
       await trx.raw(
         `update log_entries e set leaf_index = s.idx, anchored_at = now()
            from unnest(?::bigint[], ?::bigint[]) as s(seq, idx) where e.seq = s.seq`,
-        [batch.map((e) => e.seq), batch.map((_, j) => input.firstIndex + i + j)],
+        [slice.map((e) => e.seq), slice.map((_, j) => input.firstIndex + i + j)],
       );
     }
+  }
+
+  private async recordCheckpoint(trx: Knex.Transaction, checkpoint: NewCheckpoint) {
     await trx('log_checkpoints').insert({
-      tree_size: input.checkpoint.treeSize,
-      root_hash: input.checkpoint.rootHash,
-      note: input.checkpoint.note,
+      tree_size: checkpoint.treeSize,
+      root_hash: checkpoint.rootHash,
+      note: checkpoint.note,
     });
   }
 

@@ -32,14 +32,14 @@ beforeAll(async () => {
   ] as const) {
     const appended = await appendLeaves(from, leaves.slice(from, to), memory);
     memory.put(appended.nodes);
-    await ctx.repos.log.withSealLock((tx) =>
-      tx.recordAppend({
-        firstIndex: from,
-        entries: [],
-        nodes: appended.nodes,
-        checkpoint: { treeSize: to, rootHash: Buffer.from(appended.rootHash), note: 'unused\n' },
-      }),
-    );
+    await ctx.repos.log.withSealLock(async (tx) => {
+      await tx.recordLeaves({ firstIndex: from, entries: [], nodes: appended.nodes });
+      await tx.recordCheckpoint({
+        treeSize: to,
+        rootHash: Buffer.from(appended.rootHash),
+        note: 'unused\n',
+      });
+    });
   }
 }, 120_000);
 afterAll(async () => ctx.close());
