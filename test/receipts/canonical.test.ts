@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { jcs } from '../../src/evidence/primitives.js';
 import { canonicalJson, canonicalReceipt, sha256Digest } from '../../src/receipts/canonical.js';
 import type { StoredReceipt } from '../../src/receipts/types.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * RFC 8785 (JCS) against the published test vectors of its reference implementation
@@ -56,6 +58,85 @@ describe('RFC 8785 published vectors', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow();
     expect(() => canonicalJson(Number.POSITIVE_INFINITY)).toThrow();
     expect(jcs(Number.NaN)).toBeUndefined();
+  });
+});
+
+/** Random JSON values: every kind, odd numbers, keys and strings across the UTF-16 range. */
+function randomValue(next: () => number, depth = 0): unknown {
+  const pick = Math.floor(next() * (depth > 3 ? 5 : 7));
+  const text = () => {
+    const pool = [
+      'a',
+      'B',
+      'é',
+      '\u0000',
+      '\n',
+      '"',
+      '\\',
+      '\u007f',
+      '\u2028',
+      '€',
+      '😀',
+      '\ufb33',
+      'ö',
+      '\ud83d\ude00',
+    ];
+    let out = '';
+    for (let n = Math.floor(next() * 6); n > 0; n -= 1)
+      out += pool[Math.floor(next() * pool.length)];
+    return out;
+  };
+  const numbers = [0, -0, 1, -1, 0.1, 1e21, 1e-7, 5e-324, 2 ** 53, 333333333.3333333, -4.5e300];
+  switch (pick) {
+    case 0:
+      return null;
+    case 1:
+      return next() < 0.5;
+    case 2:
+      return next() < 0.5
+        ? numbers[Math.floor(next() * numbers.length)]
+        : (next() - 0.5) * 10 ** Math.floor(next() * 40 - 20);
+    case 3:
+    case 4:
+      return text();
+    case 5:
+      return Array.from({ length: Math.floor(next() * 5) }, () => randomValue(next, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(next() * 6) }, () => [
+          text(),
+          randomValue(next, depth + 1),
+        ]),
+      );
+  }
+}
+
+describe('canonicalJson against an independent implementation', () => {
+  it('writes the same bytes as the canonicalize package for 5,000 random values', () => {
+    const next = prng(8785);
+    for (let i = 0; i < 5_000; i += 1) {
+      const value = randomValue(next);
+      expect(canonicalJson(value)).toBe(canonicalize(value));
+    }
+  });
+
+  it('applies toJSON and leaves out undefined members, as JSON does', () => {
+    const when = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
+    expect(canonicalJson({ b: when, a: undefined, c: [undefined, 1] })).toBe(
+      '{"b":"2026-01-02T03:04:05.000Z","c":[null,1]}',
+    );
+  });
+
+  it('refuses lone surrogates, BigInt, cycles and values with no JSON form', () => {
+    expect(() => canonicalJson('\ud800')).toThrow(TypeError);
+    expect(() => canonicalJson({ ['\udc00']: 1 })).toThrow(TypeError);
+    expect(() => canonicalJson(['a\ud83d'])).toThrow(TypeError);
+    expect(() => canonicalJson(1n)).toThrow(TypeError);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => canonicalJson(cycle)).toThrow(TypeError);
+    expect(() => canonicalJson(undefined)).toThrow(TypeError);
+    expect(canonicalJson('\ud83d\ude00')).toBe('"😀"');
   });
 });
 
