@@ -16,6 +16,38 @@ export interface Figures {
   errors: number;
   /** CPU time (user + system) the server process spent per request, when its pid was given. */
   cpuMsPerRequest?: number;
+  /** The service's longest event-loop stall during the run (its /metrics, when given). */
+  loopLagMaxMs?: number;
+  /** Main-thread GC pause time per request (its /metrics, when given). */
+  gcMsPerRequest?: number;
+}
+
+/** A /metrics endpoint (Prometheus text) of the server under load. */
+export interface MetricsEndpoint {
+  url: string;
+  token: string;
+}
+
+interface ProcessMetrics {
+  lagMaxSeconds: number;
+  gcSeconds: number;
+}
+
+/**
+ * Reads prom-client's default process metrics. Reading also restarts the event-loop delay
+ * histogram, so a read just before a run makes the next read's maximum that run's.
+ */
+async function processMetrics(endpoint: MetricsEndpoint): Promise<ProcessMetrics> {
+  const res = await fetch(endpoint.url, { headers: { authorization: `Bearer ${endpoint.token}` } });
+  const text = await res.text();
+  const values = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) =>
+      Number(m[1]),
+    );
+  return {
+    lagMaxSeconds: values('nodejs_eventloop_lag_max_seconds')[0] ?? Number.NaN,
+    gcSeconds: values('nodejs_gc_duration_seconds_sum').reduce((a, b) => a + b, 0),
+  };
 }
 
 export interface LoadOptions {
@@ -31,6 +63,7 @@ export interface LoadOptions {
   seconds: number;
   /** The server's pid: its CPU time over the run is reported per request (Linux /proc). */
   serverPid?: number | undefined;
+  metrics?: MetricsEndpoint | undefined;
 }
 
 /** utime + stime of a process in milliseconds (fields 14 and 15 of /proc/<pid>/stat). */
@@ -61,9 +94,11 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
   args.push(`${opts.url}${opts.path}`);
+  const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
   const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
+  const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const result = JSON.parse(stdout) as {
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
@@ -82,19 +117,28 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
     ...(opts.serverPid && result.requests.total > 0
       ? { cpuMsPerRequest: cpu / result.requests.total }
       : {}),
+    ...(metricsBefore && metricsAfter && result.requests.total > 0
+      ? {
+          loopLagMaxMs: metricsAfter.lagMaxSeconds * 1000,
+          gcMsPerRequest:
+            ((metricsAfter.gcSeconds - metricsBefore.gcSeconds) * 1000) / result.requests.total,
+        }
+      : {}),
   };
 }
 
 export function printTable(rows: Figures[], baseline: Figures): void {
   console.log(
-    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req |',
+    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
     const cpu = r.cpuMsPerRequest === undefined ? '' : r.cpuMsPerRequest.toFixed(3);
+    const gc = r.gcMsPerRequest === undefined ? '' : r.gcMsPerRequest.toFixed(3);
+    const lag = r.loopLagMaxMs === undefined ? '' : r.loopLagMaxMs.toFixed(0);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} | ${gc} | ${lag} |`,
     );
   }
 }

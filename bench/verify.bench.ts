@@ -5,6 +5,8 @@
  *   npm run bench:verify   (BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_RATE=200
  *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
  *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
+ *                           BENCH_HEAP_PROF=dir: the same, a sampling heap profile,
+ *                           BENCH_NODE_FLAGS='--flag ...': node flags of the service,
  *                           BENCH_STORES=embedded,postgres: the stores to run,
  *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store,
  *                           BENCH_REPEAT=3: rounds, then the median of each figure)
@@ -29,6 +31,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 2);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** A directory: write a sampling heap profile (allocation sites) of each service process. */
+const HEAP_PROF = process.env.BENCH_HEAP_PROF;
+/** Lets the bench read the service's event-loop lag and GC time from /metrics. */
+const METRICS_TOKEN = randomBytes(16).toString('hex');
 /** Which stores to run, comma-separated (default both): BENCH_STORES=postgres */
 const STORES = (process.env.BENCH_STORES ?? 'embedded,postgres').split(',');
 /** Rounds of the whole sequence; with more than one, medians are printed too (BENCH_REPEAT). */
@@ -77,6 +83,7 @@ function serviceEnv(store: StoreConfig): Record<string, string> {
     // sealed every 5 s (production default 60 s) so that the tile run finds full tiles
     ANCHOR_INTERVAL_MS: process.env.BENCH_ANCHOR_MS ?? '5000',
     SCREENING_LISTS_DIR: path.join(ROOT, 'screening-lists'),
+    METRICS_TOKEN,
   };
   if (store.kind === 'postgres') {
     env.DATABASE_URL = store.url;
@@ -96,9 +103,15 @@ async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
 
 async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
   const { token, notary } = await seed(store);
-  const profile = CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${label}.cpuprofile`]
-    : [];
+  const profile = [
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${label}.cpuprofile`]
+      : []),
+    ...(HEAP_PROF
+      ? ['--heap-prof', `--heap-prof-dir=${HEAP_PROF}`, `--heap-prof-name=${label}.heapprofile`]
+      : []),
+  ];
   const server = await startService(serviceEnv(store), profile);
   const headers = { 'x-api-key': token };
   const body = JSON.stringify(validRequest(notary));
@@ -108,6 +121,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     connections: CONNECTIONS,
     seconds: SECONDS,
     serverPid: server.child.pid,
+    metrics: { url: `${server.url}/metrics`, token: METRICS_TOKEN },
   };
   const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body };
   const runs: Record<string, () => Promise<Figures>> = {
