@@ -47,6 +47,8 @@ export class Vocabulary {
   private readonly heads: Uint16Array;
   /** The tokens having each bucket (once, twice), for counting shared characters. */
   private readonly bucketSets: BucketSets;
+  /** `prefixRanges`' result, reused: a search allocates nothing per length. */
+  private readonly ranges = new Int32Array(10);
 
   constructor(distinctTokens: Iterable<string>) {
     this.tokens = [...distinctTokens].sort(
@@ -147,29 +149,35 @@ export class Vocabulary {
       return [Math.max(1, Math.ceil(r * lx - 1e-9)), Math.floor(lx / r + 1e-9)] as const;
     });
     const [longest, shortest] = [bands[4]![1], bands[4]![0]];
+    const ranges = this.ranges;
     for (let ly = shortest; ly <= Math.min(longest, this.longest); ly += 1) {
-      const ranges = this.prefixRanges(x, ly);
-      ranges.forEach(([from, to], l) => {
+      this.prefixRanges(x, ly);
+      for (let l = 0; l <= 4; l += 1) {
         const [min, max] = bands[l]!;
-        if (ly < min || ly > max) return;
+        if (ly < min || ly > max) continue;
+        const [from, to] = [ranges[2 * l]!, ranges[2 * l + 1]!];
         const num = NEED_NUM[l]!;
         const least = Math.ceil((num * lx * ly) / (NEED_DEN * (lx + ly)) - 1e-9);
-        const [innerFrom, innerTo] = ranges[l + 1] ?? [to, to];
+        // the tokens sharing one more character of the prefix are the next range's
+        const [innerFrom, innerTo] = l < 4 ? [ranges[2 * l + 2]!, ranges[2 * l + 3]!] : [to, to];
         this.bucketSets.sharing(query, least, from, innerFrom, checks[l]!);
         this.bucketSets.sharing(query, least, innerTo, to, checks[l]!);
-      });
+      }
     }
   }
 
   /**
-   * The ids of the tokens of length `ly` sharing x's first l code units, for l = 0 to 4 (each
-   * range within the last: ids are sorted by code units); empty past x's or ly's length.
+   * The ids of the tokens of length `ly` sharing x's first l code units, for l = 0 to 4, into
+   * `ranges` (from, to at 2 l and 2 l + 1; each range within the last: ids are sorted by code
+   * units); empty past x's or ly's length.
    */
-  private prefixRanges(x: string, ly: number): [number, number][] {
-    const { heads } = this;
-    const ranges: [number, number][] = [this.lengthRange(ly)];
+  private prefixRanges(x: string, ly: number): void {
+    const { heads, ranges } = this;
+    const [first, end] = this.lengthRange(ly);
+    ranges[0] = first;
+    ranges[1] = end;
     for (let k = 0; k < 4; k += 1) {
-      const [from, to] = ranges[k]!;
+      const [from, to] = [ranges[2 * k]!, ranges[2 * k + 1]!];
       const code = k < x.length ? x.charCodeAt(k) : -1;
       // the first id whose k-th code unit is >= code, then the first past it that is > code
       let [lo, hi] = [from, to];
@@ -178,16 +186,15 @@ export class Vocabulary {
         if (heads[mid * 4 + k]! >= code) hi = mid;
         else lo = mid + 1;
       }
-      const start = lo;
+      ranges[2 * k + 2] = lo;
       hi = to;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         if (heads[mid * 4 + k]! > code) hi = mid;
         else lo = mid + 1;
       }
-      ranges.push([start, lo]);
+      ranges[2 * k + 3] = lo;
     }
-    return ranges;
   }
 
   /** m / lx + m / ly >= num / NEED_DEN is possible with the characters x and `id` share. */
