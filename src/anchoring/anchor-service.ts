@@ -48,10 +48,6 @@ export interface InclusionEvidence {
   witnessed?: boolean;
 }
 
-/**
- * The log as the service runs it: seal pending receipts into signed checkpoints, and produce the
- * evidence (inclusion and consistency proofs) that lets anyone check the log offline.
- */
 /** Entries appended per page of a seal. */
 const SEAL_PAGE = 4_096;
 
@@ -63,17 +59,24 @@ async function appendPages(
 ): Promise<{ treeSize: number; rootHash: Uint8Array } | undefined> {
   let appended: { treeSize: number; rootHash: Uint8Array } | undefined;
   for (let size = start; size - start < limit;) {
-    const entries = await tx.pending(Math.min(SEAL_PAGE, limit - (size - start)));
+    const wanted = Math.min(SEAL_PAGE, limit - (size - start));
+    const entries = await tx.pending(wanted);
     if (entries.length === 0) break;
     const leaves = entries.map((e) => new Uint8Array(e.leafHash));
     const { nodes, ...head } = await appendLeaves(size, leaves, tx.nodeStore());
     await tx.recordLeaves({ firstIndex: size, entries, nodes });
     appended = head;
     size = head.treeSize;
+    // a short page was the end of the backlog: what arrives meanwhile waits for the next seal
+    if (entries.length < wanted) break;
   }
   return appended;
 }
 
+/**
+ * The log as the service runs it: seal pending receipts into signed checkpoints, and produce the
+ * evidence (inclusion and consistency proofs) that lets anyone check the log offline.
+ */
 export class AnchorService {
   private readonly tiles: TileReader;
 
