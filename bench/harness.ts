@@ -74,6 +74,29 @@ export function cpuMillis(pid: number): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
+/** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
+function machineJiffies(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const n = fields.map(Number);
+  const idle = (n[3] ?? 0) + (n[4] ?? 0); // idle + iowait
+  const total = n.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/**
+ * Waits (at most `maxMs`) until the machine is quiet: under 10% busy over half a second. The
+ * previous run leaves work behind (the seal of its backlog, PostgreSQL's autovacuum of the rows
+ * it inserted); a run that started at once would measure that aftermath, not its own load.
+ */
+export async function settle(maxMs = 15_000): Promise<void> {
+  for (const deadline = Date.now() + maxMs; Date.now() < deadline;) {
+    const a = machineJiffies();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const b = machineJiffies();
+    if (b.busy - a.busy < 0.1 * (b.total - a.total)) return;
+  }
+}
+
 /**
  * Load from a separate process (autocannon's CLI), so the load generator does not share the
  * server's event loop: on 2 cores, one drives and one serves.
@@ -94,6 +117,7 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
   args.push(`${opts.url}${opts.path}`);
+  await settle();
   const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });

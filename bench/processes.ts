@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -53,18 +54,28 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** `node <args>` in its own process, listening on a fresh port, ready when `readyPath` is 200. */
-async function startNode(args: string[], env: Record<string, string>, readyPath: string) {
+/**
+ * `node <args>` in its own process, listening on a fresh port, ready when `readyPath` is 200.
+ * Its stdout (the service's request log) is dropped, or appended to `logFile`.
+ */
+async function startNode(
+  args: string[],
+  env: Record<string, string>,
+  readyPath: string,
+  logFile?: string,
+) {
   const port = await freePort();
+  const out = logFile === undefined ? undefined : fs.openSync(logFile, 'a');
   const child = spawn(
     process.execPath,
     args.map((a) => a.replace('{PORT}', String(port))),
     {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', out ?? 'ignore', 'inherit'],
     },
   );
+  if (out !== undefined) fs.closeSync(out); // the child has its own copy
   const url = `http://127.0.0.1:${port}`;
   const server = { url, child, stop: stopper(child) };
   try {
@@ -77,8 +88,12 @@ async function startNode(args: string[], env: Record<string, string>, readyPath:
 }
 
 /** The built service with `env` (its configuration, as an operator would set it). */
-export function startService(env: Record<string, string>, nodeArgs: string[] = []) {
-  return startNode([...nodeArgs, 'dist/server.js'], env, '/readyz');
+export function startService(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  logFile?: string,
+) {
+  return startNode([...nodeArgs, 'dist/server.js'], env, '/readyz', logFile);
 }
 
 export function startBareRoute() {

@@ -7,6 +7,8 @@
  *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
  *                           BENCH_HEAP_PROF=dir: the same, a sampling heap profile,
  *                           BENCH_NODE_FLAGS='--flag ...': node flags of the service,
+ *                           BENCH_SERVICE_LOG=file: append the service's log (each request's
+ *                             responseTime, seals) to file, to find the slow ones,
  *                           BENCH_STORES=embedded,postgres: the stores to run,
  *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store,
  *                           BENCH_REPEAT=3: rounds, then the median of each figure)
@@ -112,7 +114,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
       ? ['--heap-prof', `--heap-prof-dir=${HEAP_PROF}`, `--heap-prof-name=${label}.heapprofile`]
       : []),
   ];
-  const server = await startService(serviceEnv(store), profile);
+  const server = await startService(serviceEnv(store), profile, process.env.BENCH_SERVICE_LOG);
   const headers = { 'x-api-key': token };
   const body = JSON.stringify(validRequest(notary));
   const common = {
