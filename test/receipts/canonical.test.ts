@@ -80,6 +80,10 @@ function randomValue(next: () => number, depth = 0): unknown {
       '\ufb33',
       'ö',
       '\ud83d\ude00',
+      // digits: keys such as "10" and "9" are array indices, which Object.keys lists first
+      '1',
+      '9',
+      '0',
     ];
     let out = '';
     for (let n = Math.floor(next() * 6); n > 0; n -= 1)
@@ -102,8 +106,9 @@ function randomValue(next: () => number, depth = 0): unknown {
     case 5:
       return Array.from({ length: Math.floor(next() * 5) }, () => randomValue(next, depth + 1));
     default:
+      // now and then more members than the insertion sort takes (16)
       return Object.fromEntries(
-        Array.from({ length: Math.floor(next() * 6) }, () => [
+        Array.from({ length: Math.floor(next() * (next() < 0.1 ? 30 : 6)) }, () => [
           text(),
           randomValue(next, depth + 1),
         ]),

@@ -57,7 +57,14 @@ export class BucketSets {
     const { sets } = this;
     for (let w = from >>> 5, last = (to - 1) >>> 5; w <= last; w += 1) {
       // bit i of each token's count in p<i> (a ripple-carry counter, stopped when nothing carries)
-      let [p0, p1, p2, p3, p4, p5, p6] = [0, 0, 0, 0, 0, 0, 0];
+      // (seven locals, not an array: nothing allocated per word)
+      let p0 = 0;
+      let p1 = 0;
+      let p2 = 0;
+      let p3 = 0;
+      let p4 = 0;
+      let p5 = 0;
+      let p6 = 0;
       for (const base of query.sets) {
         let carry = sets[base + w]!;
         let next = p0 & carry;

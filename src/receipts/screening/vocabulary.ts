@@ -49,6 +49,8 @@ export class Vocabulary {
   private readonly bucketSets: BucketSets;
   /** `prefixRanges`' result, reused: a search allocates nothing per length. */
   private readonly ranges = new Int32Array(10);
+  /** `jaroPartners`' length band per prefix length l (shortest, longest at 2 l, 2 l + 1). */
+  private readonly bands = new Int32Array(10);
 
   constructor(distinctTokens: Iterable<string>) {
     this.tokens = [...distinctTokens].sort(
@@ -139,29 +141,32 @@ export class Vocabulary {
   private jaroPartners(x: string, shape: Shape, found: (id: number) => void): void {
     const lx = x.length;
     const query = this.bucketSets.query(shape);
-    const checks = NEED_NUM.map((num) => (id: number) => {
-      if (query.beyond > 0 && !this.mayReach(shape, id, num)) return;
+    let need = 0; // NEED_NUM of the range being counted (`sharing` calls back synchronously)
+    const check = (id: number) => {
+      if (query.beyond > 0 && !this.mayReach(shape, id, need)) return;
       if (jaroWinkler(x, this.tokens[id]!) >= TOKEN_MATCH_FLOOR) found(id);
-    });
+    };
     // with m <= min(lx, ly), m / lx + m / ly >= 1 + r needs r lx <= ly <= lx / r
-    const bands = NEED_NUM.map((num) => {
-      const r = num / NEED_DEN - 1;
-      return [Math.max(1, Math.ceil(r * lx - 1e-9)), Math.floor(lx / r + 1e-9)] as const;
-    });
-    const [longest, shortest] = [bands[4]![1], bands[4]![0]];
-    const ranges = this.ranges;
-    for (let ly = shortest; ly <= Math.min(longest, this.longest); ly += 1) {
+    const { bands, ranges } = this;
+    for (let l = 0; l <= 4; l += 1) {
+      const r = NEED_NUM[l]! / NEED_DEN - 1;
+      bands[2 * l] = Math.max(1, Math.ceil(r * lx - 1e-9));
+      bands[2 * l + 1] = Math.floor(lx / r + 1e-9);
+    }
+    const lastLength = Math.min(bands[9]!, this.longest);
+    for (let ly = bands[8]!; ly <= lastLength; ly += 1) {
       this.prefixRanges(x, ly);
       for (let l = 0; l <= 4; l += 1) {
-        const [min, max] = bands[l]!;
-        if (ly < min || ly > max) continue;
-        const [from, to] = [ranges[2 * l]!, ranges[2 * l + 1]!];
-        const num = NEED_NUM[l]!;
-        const least = Math.ceil((num * lx * ly) / (NEED_DEN * (lx + ly)) - 1e-9);
+        if (ly < bands[2 * l]! || ly > bands[2 * l + 1]!) continue;
+        const from = ranges[2 * l]!;
+        const to = ranges[2 * l + 1]!;
+        need = NEED_NUM[l]!;
+        const least = Math.ceil((need * lx * ly) / (NEED_DEN * (lx + ly)) - 1e-9);
         // the tokens sharing one more character of the prefix are the next range's
-        const [innerFrom, innerTo] = l < 4 ? [ranges[2 * l + 2]!, ranges[2 * l + 3]!] : [to, to];
-        this.bucketSets.sharing(query, least, from, innerFrom, checks[l]!);
-        this.bucketSets.sharing(query, least, innerTo, to, checks[l]!);
+        const innerFrom = l < 4 ? ranges[2 * l + 2]! : to;
+        const innerTo = l < 4 ? ranges[2 * l + 3]! : to;
+        this.bucketSets.sharing(query, least, from, innerFrom, check);
+        this.bucketSets.sharing(query, least, innerTo, to, check);
       }
     }
   }
