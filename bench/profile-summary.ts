@@ -1,9 +1,12 @@
 /**
  * Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run
  * bench:verify): self time per function and per package, so optimisation follows a profile.
- *   npx tsx bench/profile-summary.ts FILE.cpuprofile [requests]
+ *   npx tsx bench/profile-summary.ts FILE.cpuprofile|DIR [requests]
+ * Given a directory (one per service run: the event loop and the seal thread each write one), it
+ * reads the event loop's profile, the one Node names with thread id 0.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
 interface Node {
   id: number;
@@ -16,8 +19,16 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, requestsArg] = process.argv.slice(2);
-if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [requests]');
+const [given, requestsArg] = process.argv.slice(2);
+if (!given) throw new Error('usage: profile-summary FILE.cpuprofile|DIR [requests]');
+const file = fs.statSync(given).isDirectory() ? mainThreadProfile(given) : given;
+
+/** Node's default name is CPU.<date>.<time>.<pid>.<thread id>.<sequence>.cpuprofile. */
+function mainThreadProfile(dir: string): string {
+  const name = fs.readdirSync(dir).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (name === undefined) throw new Error(`no event-loop profile (thread id 0) in ${dir}`);
+  return path.join(dir, name);
+}
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();

@@ -107,12 +107,8 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
   const { token, notary } = await seed(store);
   const profile = [
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-    ...(CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${label}.cpuprofile`]
-      : []),
-    ...(HEAP_PROF
-      ? ['--heap-prof', `--heap-prof-dir=${HEAP_PROF}`, `--heap-prof-name=${label}.heapprofile`]
-      : []),
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF, label)}`] : []),
+    ...(HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${path.join(HEAP_PROF, label)}`] : []),
   ];
   const server = await startService(serviceEnv(store), profile, process.env.BENCH_SERVICE_LOG);
   const headers = { 'x-api-key': token };

@@ -32,7 +32,8 @@ function keyOf(pem) {
 parentPort.on('message', ([id, pem, input, signature]) => {
   let valid = false;
   try {
-    valid = verify('sha256', Buffer.from(input), { key: keyOf(pem), dsaEncoding: 'ieee-p1363' }, signature);
+    const options = { key: keyOf(pem), dsaEncoding: 'ieee-p1363' };
+    valid = verify('sha256', Buffer.from(input), options, Buffer.from(signature, 'base64url'));
   } catch {
     valid = false;
   }
@@ -43,7 +44,7 @@ parentPort.on('message', ([id, pem, input, signature]) => {
 interface Job {
   spkiPem: string;
   signingInput: string;
-  signature: Uint8Array;
+  signature: string;
   resolve: (valid: boolean) => void;
   /** The thread the check was sent to. */
   thread: Worker;
@@ -54,13 +55,15 @@ const pending = new Map<number, Job>();
 let nextId = 0;
 
 /**
- * Whether `signature` (64 bytes, r||s) is a valid ES256 signature of `signingInput` (UTF-8) under
- * the P-256 public key `spkiPem`. The caller has already checked that the key parses as P-256.
+ * Whether `signature` (base64url of the 64-byte r||s) is a valid ES256 signature of
+ * `signingInput` (UTF-8) under the P-256 public key `spkiPem`. The caller has already checked
+ * that the key parses as P-256. Only strings cross to the thread: a Buffer would carry a copy of
+ * the whole pool slab it was cut from.
  */
 export function verifyEs256(
   spkiPem: string,
   signingInput: string,
-  signature: Uint8Array,
+  signature: string,
 ): Promise<boolean> {
   return new Promise((resolve) => {
     const id = nextId++;
@@ -110,7 +113,8 @@ function verifyInLine(job: Job): boolean {
   try {
     const key = createPublicKey(job.spkiPem);
     const options = { key, dsaEncoding: 'ieee-p1363' as const };
-    return verify('sha256', Buffer.from(job.signingInput), options, job.signature);
+    const signature = Buffer.from(job.signature, 'base64url');
+    return verify('sha256', Buffer.from(job.signingInput), options, signature);
   } catch {
     return false;
   }

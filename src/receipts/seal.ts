@@ -107,13 +107,11 @@ export async function verifySeal(compact: string, publicKeyPem: string): Promise
   const claims = Claims.safeParse(payload);
   if (!claims.success) return { ok: false, reason: 'invalid_claims' };
   if (publicKeyFrom(publicKeyPem) === undefined) return { ok: false, reason: 'invalid_public_key' };
-  const valid = await signatureValid(`${headerPart}.${payloadPart}`, signature, publicKeyPem);
+  const signingInput = `${headerPart}.${payloadPart}`;
+  const valid =
+    signature.length === SIGNATURE_BYTES &&
+    (await verifyEs256(publicKeyPem, signingInput, signaturePart));
   return valid ? { ok: true, claims: claims.data } : { ok: false, reason: 'bad_signature' };
-}
-
-function signatureValid(signingInput: string, signature: Buffer, pem: string): Promise<boolean> {
-  if (signature.length !== SIGNATURE_BYTES) return Promise.resolve(false);
-  return verifyEs256(pem, signingInput, signature);
 }
 
 function isP256(key: KeyObject): boolean {
