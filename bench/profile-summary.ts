@@ -2,8 +2,9 @@
  * Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. BENCH_CPU_PROF=dir npm run
  * bench:verify): self time per function and per package, so optimisation follows a profile.
  *   npx tsx bench/profile-summary.ts FILE.cpuprofile|DIR [requests]
- * Given a directory (one per service run: the event loop and the seal thread each write one), it
- * reads the event loop's profile, the one Node names with thread id 0.
+ * Given a directory (one per service run, in which the event loop and each worker thread, such
+ * as PGlite's on the embedded store, write a profile of their own), it reads the event loop's:
+ * the file Node names with thread id 0.
  */
 import fs from 'node:fs';
 import path from 'node:path';

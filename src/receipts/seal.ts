@@ -1,6 +1,5 @@
-import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { ServiceError } from '../errors.js';
-import { verifyEs256 } from './es256-thread.js';
 import { z } from 'zod';
 
 /**
@@ -87,13 +86,12 @@ export function createSeal(claims: SealClaimsInput, privateKeyPem: string): stri
 }
 
 /**
- * Verify a compact JWS seal against the registered notary public key (SPKI PEM). Never rejects:
+ * Verify a compact JWS seal against the registered notary public key (SPKI PEM). Never throws:
  * every problem with the seal or the key is reported as `{ ok: false, reason }`.
  * Claim values are returned for the caller to compare with the request; this function does not
- * know the request. The ECDSA verification itself runs on a worker thread (es256-thread.ts),
- * so the event loop serves other requests meanwhile.
+ * know the request.
  */
-export async function verifySeal(compact: string, publicKeyPem: string): Promise<SealVerification> {
+export function verifySeal(compact: string, publicKeyPem: string): SealVerification {
   const parts = typeof compact === 'string' ? compact.split('.') : [];
   if (parts.length !== 3) return { ok: false, reason: 'malformed_seal' };
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
@@ -106,12 +104,20 @@ export async function verifySeal(compact: string, publicKeyPem: string): Promise
   if (!Header.safeParse(header).success) return { ok: false, reason: 'unsupported_header' };
   const claims = Claims.safeParse(payload);
   if (!claims.success) return { ok: false, reason: 'invalid_claims' };
-  if (publicKeyFrom(publicKeyPem) === undefined) return { ok: false, reason: 'invalid_public_key' };
-  const signingInput = `${headerPart}.${payloadPart}`;
-  const valid =
-    signature.length === SIGNATURE_BYTES &&
-    (await verifyEs256(publicKeyPem, signingInput, signaturePart));
+  const key = publicKeyFrom(publicKeyPem);
+  if (key === undefined) return { ok: false, reason: 'invalid_public_key' };
+  const valid = signatureValid(`${headerPart}.${payloadPart}`, signature, key);
   return valid ? { ok: true, claims: claims.data } : { ok: false, reason: 'bad_signature' };
+}
+
+function signatureValid(signingInput: string, signature: Buffer, key: KeyObject): boolean {
+  if (signature.length !== SIGNATURE_BYTES) return false;
+  try {
+    const options = { key, dsaEncoding: 'ieee-p1363' as const };
+    return verify('sha256', Buffer.from(signingInput), options, signature);
+  } catch {
+    return false;
+  }
 }
 
 function isP256(key: KeyObject): boolean {

@@ -13,7 +13,7 @@ const CHECK_ID = 'ron.seal';
  * in the future. Without `sealScheme` the seal is opaque: never a PASS, but a WARN or a FAIL as
  * the profile's `opaqueSeal` says.
  */
-export async function checkSeal(ctx: RonCheckContext): Promise<CheckOutcome> {
+export function checkSeal(ctx: RonCheckContext): CheckOutcome {
   const { ron } = ctx.request;
   if (ctx.notary === undefined) {
     return fail(
@@ -33,9 +33,9 @@ export async function checkSeal(ctx: RonCheckContext): Promise<CheckOutcome> {
   return checkSignedSeal(ctx, ctx.notary);
 }
 
-async function checkSignedSeal(ctx: RonCheckContext, notary: NotaryRecord): Promise<CheckOutcome> {
+function checkSignedSeal(ctx: RonCheckContext, notary: NotaryRecord): CheckOutcome {
   const { ron } = ctx.request;
-  const result = await verifySeal(ron.sealPayload, notary.publicKeyPem);
+  const result = verifySeal(ron.sealPayload, notary.publicKeyPem);
   const subject = `${SEAL_SCHEME} seal of notary ${quote(ron.notaryId)}`;
   if (!result.ok) {
     const text = `${subject} did not verify with the registered key: ${result.reason}`;
