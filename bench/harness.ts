@@ -20,6 +20,12 @@ export interface Figures {
   loopLagMaxMs?: number;
   /** Main-thread GC pause time per request (its /metrics, when given). */
   gcMsPerRequest?: number;
+  /**
+   * How busy the whole machine was during the run, as a share of all its cores (/proc/stat):
+   * well under 100% while the service is saturated means its event loop, not the machine, is
+   * the limit.
+   */
+  machineBusy: number;
 }
 
 /** A /metrics endpoint (Prometheus text) of the server under load. */
@@ -120,7 +126,9 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   await settle();
   const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
+  const machineBefore = machineJiffies();
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const machineAfter = machineJiffies();
   const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
   const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const result = JSON.parse(stdout) as {
@@ -138,6 +146,8 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    machineBusy:
+      (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total || 1),
     ...(opts.serverPid && result.requests.total > 0
       ? { cpuMsPerRequest: cpu / result.requests.total }
       : {}),
@@ -153,19 +163,21 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
 
 export function printTable(rows: Figures[], baseline: Figures): void {
   console.log(
-    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms |',
+    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms | machine busy |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
     const cpu = r.cpuMsPerRequest === undefined ? '' : r.cpuMsPerRequest.toFixed(3);
     const gc = r.gcMsPerRequest === undefined ? '' : r.gcMsPerRequest.toFixed(3);
     const lag = r.loopLagMaxMs === undefined ? '' : r.loopLagMaxMs.toFixed(0);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} | ${gc} | ${lag} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} | ${gc} | ${lag} | ${percent(r.machineBusy)} |`,
     );
   }
 }
+
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -179,8 +191,10 @@ const median = (values: number[]): number => {
  */
 export function printMedians(rounds: Figures[][]): void {
   console.log(`\nmedian of ${rounds.length} rounds`);
-  console.log('\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | machine busy |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   const names = rounds[0]!.map((r) => r.name);
   for (const name of names) {
     const rows = rounds.flatMap((round) => {
@@ -193,7 +207,7 @@ export function printMedians(rounds: Figures[][]): void {
     );
     const cell = (pick: (f: Figures) => number) => Math.round(median(rows.map((r) => pick(r.row))));
     console.log(
-      `| ${name} | ${cell((f) => f.rps)} | ${cell((f) => f.p50)} | ${cell((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${cpus.length ? median(cpus).toFixed(3) : ''} |`,
+      `| ${name} | ${cell((f) => f.rps)} | ${cell((f) => f.p50)} | ${cell((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${cpus.length ? median(cpus).toFixed(3) : ''} | ${percent(median(rows.map((r) => r.row.machineBusy)))} |`,
     );
   }
 }
