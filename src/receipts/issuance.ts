@@ -7,7 +7,12 @@ import { runCiChecks, type CiCheckContext } from './checks/ci.js';
 import type { CiRunFacts } from './checks/ci-run.js';
 import { CI_PROFILE_V1, CI_PROFILE_IDS, resolveCiProfile } from './ci-profiles.js';
 import { runRonChecks } from './checks/index.js';
-import { commitInputs, normaliseDocHash } from './commitment.js';
+import {
+  commitInputs,
+  normaliseDocHash,
+  suppliedDocument,
+  type SuppliedDocument,
+} from './commitment.js';
 import { receiptEntry } from './log-entries.js';
 import { ReceiptError } from './errors.js';
 import { resolveProfile, unknownProfileOutcome } from './policy.js';
@@ -47,17 +52,15 @@ export class ReceiptIssuer {
   async issueRon(tenant: string, request: VerificationRequest): Promise<ReceiptRecord> {
     this.assertKnownSources(request);
     const now = this.now();
-    const pdfBytes = request.doc.pdfBase64
-      ? Buffer.from(request.doc.pdfBase64, 'base64')
-      : undefined;
+    const document = suppliedDocument(request.doc.pdfBase64);
     const docHash = normaliseDocHash(request.doc.docHash);
-    const outcomes = await this.ronOutcomes(tenant, request, { docHash, pdfBytes, now });
+    const outcomes = await this.ronOutcomes(tenant, request, { docHash, document, now });
     const record = await this.store(tenant, {
       draft: {
         receiptId: randomUUID(),
         createdAt: now.toISOString(),
         policyProfile: request.policy.profile,
-        inputsCommitment: commitInputs(request, pdfBytes),
+        inputsCommitment: commitInputs(request, document),
         subject: {
           kind: 'ron-document',
           bundleId: request.bundleId,
@@ -68,7 +71,7 @@ export class ReceiptIssuer {
         },
         outcomes,
       },
-      hasProofArtifact: pdfBytes !== undefined,
+      hasProofArtifact: document !== undefined,
     });
     if (!record) throw new Error('a RON receipt has no externalId to collide on');
     return record;
@@ -163,7 +166,7 @@ export class ReceiptIssuer {
   private async ronOutcomes(
     tenant: string,
     request: VerificationRequest,
-    input: { docHash: string; pdfBytes: Buffer | undefined; now: Date },
+    input: { docHash: string; document: SuppliedDocument | undefined; now: Date },
   ): Promise<CheckOutcome[]> {
     const profile = resolveProfile(request.policy.profile);
     if (!profile) return [unknownProfileOutcome(request.policy.profile)];

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import * as ed from '@noble/ed25519';
+import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalReceipt, sha256Digest } from '../../src/receipts/canonical.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
@@ -79,7 +81,13 @@ describe('POST /api/v1/verify with a fully valid request', () => {
         headers: { 'x-api-key': key },
       })
     ).json();
-    expect(view.receipt.inputsCommitment).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // decisions.md, recomputed with an independent RFC 8785 implementation: sha256 over the JCS
+    // form of the request with doc.pdfBase64 replaced by the digest of the decoded document
+    const pdf = Buffer.from(req.doc.pdfBase64 ?? '', 'base64');
+    const committed = { ...req, doc: { ...req.doc, pdfBase64: `sha256:${sha256Hex(pdf)}` } };
+    const jcs = canonicalize(committed) ?? '';
+    const expected = `sha256:${createHash('sha256').update(jcs, 'utf8').digest('hex')}`;
+    expect(view.receipt.inputsCommitment).toBe(expected);
     expect(JSON.stringify(view)).not.toContain(req.doc.pdfBase64?.slice(0, 40));
     const rows = await ctx.db.knex('receipts').where({ id: view.receiptId });
     expect(JSON.stringify(rows)).not.toContain(req.doc.pdfBase64?.slice(0, 40));

@@ -1,4 +1,5 @@
 import type { VerificationRequest } from '../../contract/verification.js';
+import type { SuppliedDocument } from '../commitment.js';
 import type { PolicyProfile } from '../policy.js';
 import type { ScreeningLists } from '../screening/lists.js';
 import type { CheckOutcome, NotaryRecord } from '../types.js';
@@ -8,8 +9,8 @@ export interface RonCheckContext {
   request: VerificationRequest;
   /** `doc.docHash` normalised to `sha256:<64 lowercase hex>`. */
   docHash: string;
-  /** Decoded `doc.pdfBase64`, or undefined when the caller did not send the document. */
-  pdfBytes: Buffer | undefined;
+  /** Decoded `doc.pdfBase64` and its digest, or undefined when the caller sent no document. */
+  document: SuppliedDocument | undefined;
   /** The tenant's registry record for `request.ron.notaryId`, undefined when not registered. */
   notary: NotaryRecord | undefined;
   screening: ScreeningLists;

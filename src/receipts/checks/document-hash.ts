@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CheckOutcome } from '../types.js';
 import type { RonCheckContext } from './context.js';
 import { fail, judged, pass } from './outcome.js';
@@ -15,8 +14,8 @@ const EOF_MARKER = '%%EOF';
  * the last 1024 bytes). Without bytes the declared hash cannot be confirmed.
  */
 export function checkDocumentHash(ctx: RonCheckContext): CheckOutcome {
-  const { pdfBytes, docHash, profile } = ctx;
-  if (pdfBytes === undefined) {
+  const { document, docHash, profile } = ctx;
+  if (document === undefined) {
     return judged(
       CHECK_ID,
       profile.requireDocument ? 'FAIL' : 'WARN',
@@ -24,8 +23,8 @@ export function checkDocumentHash(ctx: RonCheckContext): CheckOutcome {
       `no document bytes (doc.pdfBase64) supplied; declared ${docHash} could not be recomputed`,
     );
   }
-  const actual = `sha256:${createHash('sha256').update(pdfBytes).digest('hex')}`;
-  const size = `${pdfBytes.length} supplied bytes`;
+  const actual = document.digest;
+  const size = `${document.bytes.length} supplied bytes`;
   if (actual !== docHash) {
     return fail(
       CHECK_ID,
@@ -33,7 +32,7 @@ export function checkDocumentHash(ctx: RonCheckContext): CheckOutcome {
       `sha256 of the ${size} is ${actual}; declared ${docHash}`,
     );
   }
-  const problem = pdfProblem(pdfBytes);
+  const problem = pdfProblem(document.bytes);
   if (problem !== undefined) {
     const text = `hash matches ${docHash} but the ${size} are not a PDF: no ${problem}`;
     return fail(CHECK_ID, 'document_not_pdf', text);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { VerificationRequest } from '../../../src/contract/verification.js';
 import type { RonCheckContext } from '../../../src/receipts/checks/context.js';
+import { documentOf } from '../../../src/receipts/commitment.js';
 import { resolveProfile, type PolicyProfile } from '../../../src/receipts/policy.js';
 import { ScreeningLists } from '../../../src/receipts/screening/lists.js';
 import { createSeal } from '../../../src/receipts/seal.js';
@@ -93,7 +94,7 @@ export async function context(overrides: Partial<RonCheckContext> = {}): Promise
   return {
     request: baseRequest(),
     docHash: DOC_HASH,
-    pdfBytes: PDF_BYTES,
+    document: documentOf(PDF_BYTES),
     notary: NOTARY,
     screening: await emptyLists,
     now: NOW,

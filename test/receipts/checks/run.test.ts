@@ -32,7 +32,7 @@ describe('runRonChecks', () => {
       delete r.ron.sealScheme;
       delete r.doc.pdfBase64;
     });
-    const outcomes = await runRonChecks(await context({ request: req, pdfBytes: undefined }));
+    const outcomes = await runRonChecks(await context({ request: req, document: undefined }));
     expect(decide(outcomes)).toBe('FLAG');
     expect(reasonsOf(outcomes)).toEqual(['document_not_provided', 'seal_unverifiable']);
   });
