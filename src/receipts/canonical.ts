@@ -61,7 +61,12 @@ function withToJson(value: unknown): unknown {
   return value;
 }
 
+/** Printable ASCII but the quotation mark and reverse solidus: JSON.stringify copies these as is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function quote(text: string): string {
+  // most of a receipt's strings (keys, ids, hashes, codes): nothing to escape, no surrogate
+  if (PLAIN.test(text)) return `"${text}"`;
   if (LONE_SURROGATE.test(text)) throw new TypeError('a string holds a lone surrogate');
   return JSON.stringify(text);
 }
