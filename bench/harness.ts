@@ -5,6 +5,14 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
+const PACED_LOAD = path.resolve(import.meta.dirname, 'paced-load.mjs');
+
+/**
+ * prom-client samples the event loop every 10 ms (monitorEventLoopDelay's resolution), and its
+ * maximum is the longest gap between two samples: 10 ms on an idle loop. A gap of G ms means a
+ * stall of at least G - 10 ms, which is what the table reports.
+ */
+const LAG_RESOLUTION_MS = 10;
 
 export interface Figures {
   name: string;
@@ -16,7 +24,10 @@ export interface Figures {
   errors: number;
   /** CPU time (user + system) the server process spent per request, when its pid was given. */
   cpuMsPerRequest?: number;
-  /** The service's longest event-loop stall during the run (its /metrics, when given). */
+  /**
+   * The service's longest event-loop stall during the run, at least this long (its /metrics,
+   * when given; see LAG_RESOLUTION_MS).
+   */
   loopLagMaxMs?: number;
   /** Main-thread GC pause time per request (its /metrics, when given). */
   gcMsPerRequest?: number;
@@ -60,7 +71,10 @@ export interface LoadOptions {
   /** Base URL of the server under load (another process). */
   url: string;
   path: string;
-  /** Paced load: requests per second over all connections (autocannon -R). */
+  /**
+   * Paced load: requests per second, sent on schedule over at most `connections` keep-alive
+   * connections (bench/paced-load.mjs).
+   */
   rate?: number;
   method?: 'GET' | 'POST';
   body?: string;
@@ -103,12 +117,18 @@ export async function settle(maxMs = 15_000): Promise<void> {
   }
 }
 
-/**
- * Load from a separate process (autocannon's CLI), so the load generator does not share the
- * server's event loop: on 2 cores, one drives and one serves.
- */
-export async function load(name: string, opts: LoadOptions): Promise<Figures> {
-  const headers = { 'content-type': 'application/json', ...opts.headers };
+/** What a load generator measured. */
+interface Measured {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Closed-loop load at full speed: `connections` clients, each sending as soon as answered. */
+async function autocannon(opts: LoadOptions, headers: Record<string, string>): Promise<Measured> {
   const args = [
     AUTOCANNON,
     '-j',
@@ -119,18 +139,10 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
     '-m',
     opts.method ?? 'GET',
   ];
-  if (opts.rate) args.push('-R', String(opts.rate));
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
   args.push(`${opts.url}${opts.path}`);
-  await settle();
-  const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
-  const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
-  const machineBefore = machineJiffies();
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  const machineAfter = machineJiffies();
-  const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
-  const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const result = JSON.parse(stdout) as {
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
@@ -139,23 +151,65 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
     timeouts: number;
   };
   return {
-    name,
     requests: result.requests.total,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+  };
+}
+
+/** Open-loop load at `opts.rate` per second, latency from each request's due time. */
+async function paced(
+  opts: LoadOptions & { rate: number },
+  headers: Record<string, string>,
+): Promise<Measured> {
+  const settings = {
+    url: `${opts.url}${opts.path}`,
+    method: opts.method ?? 'GET',
+    headers,
+    body: opts.body,
+    rate: opts.rate,
+    seconds: opts.seconds,
+    connections: opts.connections,
+  };
+  const { stdout } = await run(process.execPath, [PACED_LOAD, JSON.stringify(settings)], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const result = JSON.parse(stdout) as Omit<Measured, 'p50' | 'p99'> & {
+    latency: { p50: number; p99: number };
+  };
+  return { ...result, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/**
+ * Load from a separate process, so the load generator does not share the server's event loop:
+ * on 2 cores, one drives and one serves. With `rate`, paced (bench/paced-load.mjs); without,
+ * autocannon at full speed.
+ */
+export async function load(name: string, opts: LoadOptions): Promise<Figures> {
+  const headers = { 'content-type': 'application/json', ...opts.headers };
+  await settle();
+  const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
+  const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
+  const machineBefore = machineJiffies();
+  const { rate } = opts;
+  const result = rate ? await paced({ ...opts, rate }, headers) : await autocannon(opts, headers);
+  const machineAfter = machineJiffies();
+  const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
+  const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
+  return {
+    name,
+    ...result,
     machineBusy:
       (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total || 1),
-    ...(opts.serverPid && result.requests.total > 0
-      ? { cpuMsPerRequest: cpu / result.requests.total }
-      : {}),
-    ...(metricsBefore && metricsAfter && result.requests.total > 0
+    ...(opts.serverPid && result.requests > 0 ? { cpuMsPerRequest: cpu / result.requests } : {}),
+    ...(metricsBefore && metricsAfter && result.requests > 0
       ? {
-          loopLagMaxMs: metricsAfter.lagMaxSeconds * 1000,
+          loopLagMaxMs: Math.max(0, metricsAfter.lagMaxSeconds * 1000 - LAG_RESOLUTION_MS),
           gcMsPerRequest:
-            ((metricsAfter.gcSeconds - metricsBefore.gcSeconds) * 1000) / result.requests.total,
+            ((metricsAfter.gcSeconds - metricsBefore.gcSeconds) * 1000) / result.requests,
         }
       : {}),
   };

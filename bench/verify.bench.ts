@@ -1,7 +1,8 @@
 /**
- * The service as built (`node dist/server.js`, default logging) under autocannon, beside a bare
- * Fastify route: each in its own process, autocannon in a third, all in one run, so the ratio
- * to the bare route means the same from run to run.
+ * The service as built (`node dist/server.js`, default logging) under autocannon (and, for the
+ * paced run, bench/paced-load.mjs), beside a bare Fastify route: each in its own process, the
+ * load generator in a third, all in one run, so the ratio to the bare route means the same from
+ * run to run.
  *   npm run bench:verify   (BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_RATE=200
  *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
  *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
@@ -27,10 +28,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 /**
- * autocannon paces each connection on its own timer, all started together, so 50 connections
- * at 200 req/s arrive as bursts of 50 every 250 ms; 2 connections spread the same rate evenly.
+ * The paced run sends one request every 1/RATE s (bench/paced-load.mjs) over at most this many
+ * keep-alive connections; a request due while all are busy waits, and its wait counts. (Until
+ * stop 27 it was autocannon -R over 2 connections, which sends each connection's quota for the
+ * second back to back and then idles: bursts, not a pace.)
  */
-const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 2);
+const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 8);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** A directory: write a sampling heap profile (allocation sites) of each service process. */
