@@ -47,17 +47,27 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
 /** Which runs, comma-separated (default all; for profiling one): BENCH_RUNS=verify,paced,get,tile */
 const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile').split(',');
 
-async function bare(): Promise<Figures> {
+/**
+ * The bare route at full speed (the ceiling the ratios divide by) and, with the paced run, paced:
+ * the floor of the paced latency, what the generator, loopback and an empty route add.
+ */
+async function bare(): Promise<Figures[]> {
   const server = await startBareRoute();
   try {
-    const opts = { url: server.url, method: 'POST' as const, body: '{"a":1}' };
-    return await load('bare Fastify POST route', {
-      ...opts,
+    const opts = {
+      url: server.url,
+      method: 'POST' as const,
+      body: '{"a":1}',
       path: '/bare',
-      connections: CONNECTIONS,
       seconds: SECONDS,
       serverPid: server.child.pid,
-    });
+    };
+    const rows = [await load('bare Fastify POST route', { ...opts, connections: CONNECTIONS })];
+    if (RUNS.includes('paced')) {
+      const name = `bare Fastify POST route, paced ${RATE} req/s`;
+      rows.push(await load(name, { ...opts, rate: RATE, connections: PACED_CONNECTIONS }));
+    }
+    return rows;
   } finally {
     await server.stop();
   }
@@ -170,7 +180,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
 
 /** One round: the bare route, then each store's runs on a fresh store. */
 async function round(): Promise<Figures[]> {
-  const rows = [await bare()];
+  const rows = await bare();
   if (STORES.includes('embedded')) {
     rows.push(
       ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
