@@ -14,14 +14,19 @@ const PACED_LOAD = path.resolve(import.meta.dirname, 'paced-load.mjs');
  */
 const LAG_RESOLUTION_MS = 10;
 
-export interface Figures {
-  name: string;
+/** What a load generator measured. */
+interface Measured {
   requests: number;
   rps: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
+}
+
+/** A row of the table: what the generator measured, and what the server and machine did. */
+export interface Figures extends Measured {
+  name: string;
   /** CPU time (user + system) the server process spent per request, when its pid was given. */
   cpuMsPerRequest?: number;
   /**
@@ -115,16 +120,6 @@ export async function settle(maxMs = 15_000): Promise<void> {
     const b = machineJiffies();
     if (b.busy - a.busy < 0.1 * (b.total - a.total)) return;
   }
-}
-
-/** What a load generator measured. */
-interface Measured {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
 }
 
 /** Closed-loop load at full speed: `connections` clients, each sending as soon as answered. */
