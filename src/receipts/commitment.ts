@@ -11,9 +11,12 @@ export interface SuppliedDocument {
   digest: string;
 }
 
-/** The document a request carries in `doc.pdfBase64`, decoded and hashed; undefined without. */
+/**
+ * The document a request carries in `doc.pdfBase64`, decoded and hashed; undefined without one
+ * (an empty string is no document: the check says document_not_provided).
+ */
 export function suppliedDocument(pdfBase64: string | undefined): SuppliedDocument | undefined {
-  if (pdfBase64 === undefined) return undefined;
+  if (!pdfBase64) return undefined;
   return documentOf(Buffer.from(pdfBase64, 'base64'));
 }
 

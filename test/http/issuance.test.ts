@@ -93,6 +93,25 @@ describe('POST /api/v1/verify with a fully valid request', () => {
     expect(JSON.stringify(rows)).not.toContain(req.doc.pdfBase64?.slice(0, 40));
   });
 
+  it('takes an empty pdfBase64 as no document: doc.hash warns, the commitment keeps the empty string', async () => {
+    const req = validRequest(notary);
+    req.doc.pdfBase64 = '';
+    const res = await verify(req);
+    expect(res.statusCode).toBe(200);
+    const view = (
+      await ctx.app.inject({
+        url: `/api/v1/receipt/${res.json().receiptId}`,
+        headers: { 'x-api-key': key },
+      })
+    ).json();
+    const docCheck = view.receipt.checks.find((c: { checkId: string }) => c.checkId === 'doc.hash');
+    expect(docCheck.status).toBe('WARN');
+    expect(docCheck.details).toContain('no document bytes');
+    const jcs = canonicalize(req) ?? '';
+    const expected = `sha256:${createHash('sha256').update(jcs, 'utf8').digest('hex')}`;
+    expect(view.receipt.inputsCommitment).toBe(expected);
+  });
+
   it('accepts bare 64-hex docHash and normalises it', async () => {
     const req = validRequest(notary);
     req.doc.docHash = req.doc.docHash.replace('sha256:', '');
