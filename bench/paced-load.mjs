@@ -28,23 +28,27 @@ let finished = 0;
 const start = performance.now() + 20;
 
 function fire(due) {
-  const done = () => {
+  let settled = false;
+  const settle = (latency, ok) => {
+    if (settled) return;
+    settled = true;
+    if (latency === undefined) errors += 1;
+    else {
+      latencies.push(latency);
+      if (!ok) non2xx += 1;
+    }
     finished += 1;
     if (finished === total) report();
   };
   const req = http.request(url, { method, headers, agent, timeout: TIMEOUT_MS }, (res) => {
     res.resume();
-    res.on('end', () => {
-      latencies.push(performance.now() - due);
-      if (res.statusCode < 200 || res.statusCode >= 300) non2xx += 1;
-      done();
-    });
+    res.on('end', () =>
+      settle(performance.now() - due, res.statusCode < 300 && res.statusCode >= 200),
+    );
+    res.on('error', () => settle(undefined, false));
   });
   req.on('timeout', () => req.destroy(new Error('timeout')));
-  req.on('error', () => {
-    errors += 1;
-    done();
-  });
+  req.on('error', () => settle(undefined, false));
   req.end(body);
 }
 
@@ -60,7 +64,11 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+let reported = false;
 function report() {
+  if (reported) return;
+  reported = true;
+  errors += total - finished; // never answered nor failed by the deadline
   const sorted = latencies.sort((a, b) => a - b);
   const elapsed = (performance.now() - start) / 1000;
   const round = (ms) => Math.round(ms * 10) / 10;
@@ -76,3 +84,5 @@ function report() {
 }
 
 setTimeout(tick, Math.max(0, start - performance.now()));
+// a request that neither ends nor fails cannot hold the report back
+setTimeout(report, seconds * 1000 + TIMEOUT_MS + 1000).unref();
