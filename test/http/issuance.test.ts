@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,7 +85,7 @@ describe('POST /api/v1/verify with a fully valid request', () => {
     const pdf = Buffer.from(req.doc.pdfBase64 ?? '', 'base64');
     const committed = { ...req, doc: { ...req.doc, pdfBase64: `sha256:${sha256Hex(pdf)}` } };
     const jcs = canonicalize(committed) ?? '';
-    const expected = `sha256:${createHash('sha256').update(jcs, 'utf8').digest('hex')}`;
+    const expected = `sha256:${sha256Hex(jcs)}`;
     expect(view.receipt.inputsCommitment).toBe(expected);
     expect(JSON.stringify(view)).not.toContain(req.doc.pdfBase64?.slice(0, 40));
     const rows = await ctx.db.knex('receipts').where({ id: view.receiptId });
@@ -108,7 +107,7 @@ describe('POST /api/v1/verify with a fully valid request', () => {
     expect(docCheck.status).toBe('WARN');
     expect(docCheck.details).toContain('no document bytes');
     const jcs = canonicalize(req) ?? '';
-    const expected = `sha256:${createHash('sha256').update(jcs, 'utf8').digest('hex')}`;
+    const expected = `sha256:${sha256Hex(jcs)}`;
     expect(view.receipt.inputsCommitment).toBe(expected);
   });
 
