@@ -4,6 +4,7 @@
  * load generator in a third, all in one run, so the ratio to the bare route means the same from
  * run to run.
  *   npm run bench:verify   (BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_RATE=200
+ *                           BENCH_PACED_CONNECTIONS=8: most keep-alive connections of the paced run,
  *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
  *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
  *                           BENCH_HEAP_PROF=dir: the same, a sampling heap profile,
