@@ -8,6 +8,7 @@ import {
   ReceiptSignature,
   RevocationState,
 } from './common.js';
+import { Base64 } from './base64.js';
 import { bounded, LIMITS } from './limits.js';
 import {
   VERIFICATION_RECEIPT_EXAMPLE,
@@ -38,7 +39,7 @@ export const VerificationRequest = z
     }),
     doc: z.strictObject({
       docHash: DocHash,
-      pdfBase64: z.base64().optional(),
+      pdfBase64: Base64().optional(),
     }),
     policy: z.strictObject({ profile: bounded(LIMITS.profile) }),
     property: z.strictObject({
