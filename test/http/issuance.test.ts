@@ -19,6 +19,20 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
+/** GET /receipt/{id}: the stored receipt view. */
+async function storedView(receiptId: string) {
+  const res = await ctx.app.inject({
+    url: `/api/v1/receipt/${receiptId}`,
+    headers: { 'x-api-key': key },
+  });
+  return res.json();
+}
+
+/** decisions.md's commitment, computed with an independent RFC 8785 implementation. */
+function jcsDigest(value: unknown): string {
+  return `sha256:${sha256Hex(canonicalize(value) ?? '')}`;
+}
+
 async function verify(body: unknown, apiKey = key) {
   return ctx.app.inject({
     method: 'POST',
@@ -74,19 +88,12 @@ describe('POST /api/v1/verify with a fully valid request', () => {
   it('commits to the inputs without storing the document', async () => {
     const req = validRequest(notary);
     const res = await verify(req);
-    const view = (
-      await ctx.app.inject({
-        url: `/api/v1/receipt/${res.json().receiptId}`,
-        headers: { 'x-api-key': key },
-      })
-    ).json();
+    const view = await storedView(res.json().receiptId);
     // decisions.md, recomputed with an independent RFC 8785 implementation: sha256 over the JCS
     // form of the request with doc.pdfBase64 replaced by the digest of the decoded document
     const pdf = Buffer.from(req.doc.pdfBase64 ?? '', 'base64');
     const committed = { ...req, doc: { ...req.doc, pdfBase64: `sha256:${sha256Hex(pdf)}` } };
-    const jcs = canonicalize(committed) ?? '';
-    const expected = `sha256:${sha256Hex(jcs)}`;
-    expect(view.receipt.inputsCommitment).toBe(expected);
+    expect(view.receipt.inputsCommitment).toBe(jcsDigest(committed));
     expect(JSON.stringify(view)).not.toContain(req.doc.pdfBase64?.slice(0, 40));
     const rows = await ctx.db.knex('receipts').where({ id: view.receiptId });
     expect(JSON.stringify(rows)).not.toContain(req.doc.pdfBase64?.slice(0, 40));
@@ -97,18 +104,11 @@ describe('POST /api/v1/verify with a fully valid request', () => {
     req.doc.pdfBase64 = '';
     const res = await verify(req);
     expect(res.statusCode).toBe(200);
-    const view = (
-      await ctx.app.inject({
-        url: `/api/v1/receipt/${res.json().receiptId}`,
-        headers: { 'x-api-key': key },
-      })
-    ).json();
+    const view = await storedView(res.json().receiptId);
     const docCheck = view.receipt.checks.find((c: { checkId: string }) => c.checkId === 'doc.hash');
     expect(docCheck.status).toBe('WARN');
     expect(docCheck.details).toContain('no document bytes');
-    const jcs = canonicalize(req) ?? '';
-    const expected = `sha256:${sha256Hex(jcs)}`;
-    expect(view.receipt.inputsCommitment).toBe(expected);
+    expect(view.receipt.inputsCommitment).toBe(jcsDigest(req));
   });
 
   it('accepts bare 64-hex docHash and normalises it', async () => {
