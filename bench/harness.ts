@@ -4,6 +4,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+
+/** A load generator's JSON report, from a Node script run in a process of its own. */
+async function generatorReport<T>(args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(stdout) as T;
+}
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
 const PACED_LOAD = path.resolve(import.meta.dirname, 'paced-load.mjs');
 
@@ -137,14 +143,13 @@ async function autocannon(opts: LoadOptions, headers: Record<string, string>): P
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   if (opts.body) args.push('-b', opts.body);
   args.push(`${opts.url}${opts.path}`);
-  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  const result = JSON.parse(stdout) as {
+  const result = await generatorReport<{
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
     non2xx: number;
     errors: number;
     timeouts: number;
-  };
+  }>(args);
   return {
     requests: result.requests.total,
     rps: Math.round(result.requests.average),
@@ -169,12 +174,9 @@ async function paced(
     seconds: opts.seconds,
     connections: opts.connections,
   };
-  const { stdout } = await run(process.execPath, [PACED_LOAD, JSON.stringify(settings)], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const result = JSON.parse(stdout) as Omit<Measured, 'p50' | 'p99'> & {
-    latency: { p50: number; p99: number };
-  };
+  const result = await generatorReport<
+    Omit<Measured, 'p50' | 'p99'> & { latency: { p50: number; p99: number } }
+  >([PACED_LOAD, JSON.stringify(settings)]);
   return { ...result, p50: result.latency.p50, p99: result.latency.p99 };
 }
 

@@ -20,6 +20,7 @@ export function suppliedDocument(pdfBase64: string | undefined): SuppliedDocumen
   return documentOf(Buffer.from(pdfBase64, 'base64'));
 }
 
+/** Document bytes with their `sha256:` digest. */
 export function documentOf(bytes: Buffer): SuppliedDocument {
   return { bytes, digest: sha256Digest(bytes) };
 }
