@@ -6,7 +6,8 @@
  *   npm run bench:verify   (BENCH_CONNECTIONS=50 BENCH_SECONDS=10 BENCH_RATE=200
  *                           BENCH_PACED_CONNECTIONS=8: most keep-alive connections of the paced run,
  *                           BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test
- *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process,
+ *                           BENCH_CPU_PROF=dir: write a CPU profile of each service process
+ *                             (its whole life: per request, count the cold run's requests too),
  *                           BENCH_HEAP_PROF=dir: the same, a sampling heap profile,
  *                           BENCH_NODE_FLAGS='--flag ...': node flags of the service,
  *                           BENCH_SERVICE_LOG=file: append the service's log (each request's
