@@ -77,6 +77,7 @@ async function bare(): Promise<Figures[]> {
     };
     const full = { ...opts, connections: CONNECTIONS };
     const cold = await warmUp('bare Fastify POST route', full);
+    // the cold row was measured first but is listed second: the ratios divide by row 0
     const rows = [await load('bare Fastify POST route', full), ...cold];
     if (RUNS.includes('paced')) {
       const name = `bare Fastify POST route, paced ${RATE} req/s`;
