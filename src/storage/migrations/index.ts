@@ -12,6 +12,7 @@ import * as m010 from './010_tenant_policies.js';
 import * as m011 from './011_receipt_list_filters.js';
 import * as m012 from './012_tenant_ci_profile.js';
 import * as m013 from './013_receipt_state_notify.js';
+import * as m014 from './014_receipt_bodies_inline.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '011_receipt_list_filters': m011,
   '012_tenant_ci_profile': m012,
   '013_receipt_state_notify': m013,
+  '014_receipt_bodies_inline': m014,
 };
 
 /** The migrations up to and including `last` (all of them by default). */

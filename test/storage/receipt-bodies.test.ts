@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+import { issueValidRon } from '../helpers/ron.js';
+
+/**
+ * A receipt's body is stored as it is, inline and uncompressed (migration 014): compressing
+ * about 2 KB of JSONB on every insert, and decompressing it on every read, cost more database
+ * CPU than the space it saved was worth (bench/README.md, stop 30).
+ */
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(async () => ctx.close());
+
+describe('receipt bodies in the store', () => {
+  it('are kept uncompressed and in the row, and read back whole', async () => {
+    const key = await ctx.apiKey(['verify', 'read']);
+    const issued = await issueValidRon(ctx, key);
+    expect(issued.statusCode).toBe(200);
+    const { receiptId } = issued.json<{ receiptId: string }>();
+    const row = (await ctx.db.knex.raw(
+      `select pg_column_compression(body) as compression, octet_length(body::text) as size
+         from receipts where id = ?`,
+      [receiptId],
+    )) as { rows: { compression: string | null; size: number }[] };
+    const [stored] = row.rows;
+    // large enough that PostgreSQL's default (toast_tuple_target of about 2 KB) compresses it
+    expect(Number(stored?.size)).toBeGreaterThan(1_900);
+    expect(stored?.compression).toBeNull();
+    const read = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/receipt/${receiptId}`,
+      headers: { 'x-api-key': key },
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.json<{ receiptHash: string }>().receiptHash).toBe(
+      issued.json<{ receiptHash: string }>().receiptHash,
+    );
+  });
+});
