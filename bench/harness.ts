@@ -48,6 +48,12 @@ export interface Figures extends Measured {
    * the limit.
    */
   machineBusy: number;
+  /**
+   * CPU time (user + system) the whole machine spent per request: the server, the database and
+   * the load generator together (/proc/stat). The cores divided by it bound the requests per
+   * second this machine can serve, however the work is spread over its processes and threads.
+   */
+  machineCpuMsPerRequest?: number;
 }
 
 /** A /metrics endpoint (Prometheus text) of the server under load. */
@@ -104,6 +110,9 @@ export function cpuMillis(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
+
+/** USER_HZ: /proc/stat counts in hundredths of a second on Linux. */
+const MS_PER_JIFFY = 10;
 
 /** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
 function machineJiffies(): { busy: number; total: number } {
@@ -196,11 +205,14 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   const machineAfter = machineJiffies();
   const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
   const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
+  const busyJiffies = machineAfter.busy - machineBefore.busy;
   return {
     name,
     ...result,
-    machineBusy:
-      (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total || 1),
+    machineBusy: busyJiffies / (machineAfter.total - machineBefore.total || 1),
+    ...(result.requests > 0
+      ? { machineCpuMsPerRequest: (busyJiffies * MS_PER_JIFFY) / result.requests }
+      : {}),
     ...(opts.serverPid && result.requests > 0 ? { cpuMsPerRequest: cpu / result.requests } : {}),
     ...(metricsBefore && metricsAfter && result.requests > 0
       ? {
@@ -214,16 +226,18 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
 
 export function printTable(rows: Figures[], baseline: Figures): void {
   console.log(
-    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms | machine busy |',
+    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms | machine busy | machine CPU ms/req |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
     const cpu = r.cpuMsPerRequest === undefined ? '' : r.cpuMsPerRequest.toFixed(3);
     const gc = r.gcMsPerRequest === undefined ? '' : r.gcMsPerRequest.toFixed(3);
     const lag = r.loopLagMaxMs === undefined ? '' : r.loopLagMaxMs.toFixed(0);
+    const machine =
+      r.machineCpuMsPerRequest === undefined ? '' : r.machineCpuMsPerRequest.toFixed(3);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} | ${gc} | ${lag} | ${percent(r.machineBusy)} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} | ${gc} | ${lag} | ${percent(r.machineBusy)} | ${machine} |`,
     );
   }
 }
@@ -243,9 +257,9 @@ const median = (values: number[]): number => {
 export function printMedians(rounds: Figures[][]): void {
   console.log(`\nmedian of ${rounds.length} rounds`);
   console.log(
-    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | machine busy |',
+    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | machine busy | machine CPU ms/req |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   const names = rounds[0]!.map((r) => r.name);
   for (const name of names) {
     const rows = rounds.flatMap((round) => {
@@ -253,15 +267,19 @@ export function printMedians(rounds: Figures[][]): void {
       return row ? [{ row, ratio: row.rps / round[0]!.rps }] : [];
     });
     const ratios = rows.map((r) => r.ratio);
-    const cpus = rows.flatMap((r) =>
-      r.row.cpuMsPerRequest === undefined ? [] : [r.row.cpuMsPerRequest],
-    );
+    const present = (pick: (f: Figures) => number | undefined) => {
+      const values = rows.flatMap((r) => {
+        const value = pick(r.row);
+        return value === undefined ? [] : [value];
+      });
+      return values.length ? median(values).toFixed(3) : '';
+    };
     const middle = (pick: (f: Figures) => number) => median(rows.map((r) => pick(r.row)));
     const cell = (pick: (f: Figures) => number) => Math.round(middle(pick));
     // the paced generator gives latency to 0.1 ms, autocannon to 1 ms
     const ms = (pick: (f: Figures) => number) => Math.round(middle(pick) * 10) / 10;
     console.log(
-      `| ${name} | ${cell((f) => f.rps)} | ${ms((f) => f.p50)} | ${ms((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${cpus.length ? median(cpus).toFixed(3) : ''} | ${percent(median(rows.map((r) => r.row.machineBusy)))} |`,
+      `| ${name} | ${cell((f) => f.rps)} | ${ms((f) => f.p50)} | ${ms((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${present((f) => f.cpuMsPerRequest)} | ${percent(median(rows.map((r) => r.row.machineBusy)))} | ${present((f) => f.machineCpuMsPerRequest)} |`,
     );
   }
 }
