@@ -103,16 +103,15 @@ export interface LoadOptions {
   metrics?: MetricsEndpoint | undefined;
 }
 
+/** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
+const MS_PER_JIFFY = 10;
+
 /** utime + stime of a process in milliseconds (fields 14 and 15 of /proc/<pid>/stat). */
 export function cpuMillis(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  return (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY;
 }
-
-/** USER_HZ: /proc/stat counts in hundredths of a second on Linux. */
-const MS_PER_JIFFY = 10;
 
 /** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
 function machineJiffies(): { busy: number; total: number } {
@@ -231,18 +230,17 @@ export function printTable(rows: Figures[], baseline: Figures): void {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
-    const cpu = r.cpuMsPerRequest === undefined ? '' : r.cpuMsPerRequest.toFixed(3);
-    const gc = r.gcMsPerRequest === undefined ? '' : r.gcMsPerRequest.toFixed(3);
-    const lag = r.loopLagMaxMs === undefined ? '' : r.loopLagMaxMs.toFixed(0);
-    const machine =
-      r.machineCpuMsPerRequest === undefined ? '' : r.machineCpuMsPerRequest.toFixed(3);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${cpu} | ${gc} | ${lag} | ${percent(r.machineBusy)} | ${machine} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${fixed(r.cpuMsPerRequest)} | ${fixed(r.gcMsPerRequest)} | ${fixed(r.loopLagMaxMs, 0)} | ${percent(r.machineBusy)} | ${fixed(r.machineCpuMsPerRequest)} |`,
     );
   }
 }
 
 const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/** A figure a run may lack (no server pid, no /metrics): empty cell when absent. */
+const fixed = (value: number | undefined, digits = 3): string =>
+  value === undefined ? '' : value.toFixed(digits);
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -272,7 +270,7 @@ export function printMedians(rounds: Figures[][]): void {
         const value = pick(r.row);
         return value === undefined ? [] : [value];
       });
-      return values.length ? median(values).toFixed(3) : '';
+      return fixed(values.length ? median(values) : undefined);
     };
     const middle = (pick: (f: Figures) => number) => median(rows.map((r) => pick(r.row)));
     const cell = (pick: (f: Figures) => number) => Math.round(middle(pick));
