@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { parseWitness, type Witness } from './anchoring/witness/cosignature.js';
@@ -24,9 +25,16 @@ const boolWithDefault = (fallback: boolean) =>
       .transform((v) => v === 'true' || v === '1'),
   );
 
+/** Most processes WORKERS may ask for (each holds its own pool, caches and screening index). */
+export const MAX_WORKERS = 64;
+
 const EnvSchema = z.object({
   NODE_ENV: optionalString,
   PORT: intWithDefault(3000),
+  WORKERS: z.preprocess(
+    emptyToUndefined,
+    z.union([z.literal('auto'), z.coerce.number().int().min(1).max(MAX_WORKERS)]).default(1),
+  ),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -107,6 +115,11 @@ export interface GitHubAppConfig {
 
 export interface Config {
   port: number;
+  /**
+   * Processes serving the port (WORKERS; `auto` is the CPUs this process may use): above 1, a
+   * primary process forks that many workers, each a whole replica (src/cluster/). PostgreSQL only.
+   */
+  workers: number;
   host: string;
   logLevel: string;
   publicUrl: string | undefined;
@@ -192,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     : { kind: 'embedded', dataDir };
   return {
     port: e.PORT,
+    workers: workersOf(e.WORKERS, store),
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
@@ -270,6 +284,23 @@ function githubConfig(e: z.infer<typeof EnvSchema>): GitHubAppConfig | undefined
     gheHost: e.GHE_HOST,
     gheProtocol: e.GHE_PROTOCOL,
   };
+}
+
+/**
+ * WORKERS: `auto` is the CPUs this process may run on with PostgreSQL, and 1 with the embedded
+ * store (single-process); a number above 1 with the embedded store is a configuration error.
+ */
+function workersOf(raw: number | 'auto', store: StoreConfig): number {
+  if (raw === 'auto') {
+    return store.kind === 'embedded' ? 1 : Math.min(availableParallelism(), MAX_WORKERS);
+  }
+  const workers = raw;
+  if (workers > 1 && store.kind === 'embedded') {
+    throw new ConfigError(
+      `WORKERS is ${workers} but the embedded store is single-process: set DATABASE_URL, or WORKERS=1`,
+    );
+  }
+  return workers;
 }
 
 /**

@@ -1,14 +1,20 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
+import { runPrimary } from './cluster/primary.js';
 import { loadConfig, loadEnvFile } from './config.js';
 import { githubStatus } from './http/plugins/services.js';
 
-/** Entry point: parse config, build the app, listen, drain on SIGTERM/SIGINT. */
+/**
+ * Entry point: parse config, build the app, listen, drain on SIGTERM/SIGINT. With WORKERS > 1
+ * this process is the cluster's primary and forks workers that run this file again.
+ */
 async function main() {
   // Every file this process creates (embedded store, lock, admin socket, generated keys) is
   // private to its user, whatever the mode of an existing DATA_DIR.
   process.umask(0o077);
   const envFile = loadEnvFile();
   const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const app = await buildApp({ config });
   if (envFile) app.log.info({ envFile }, 'loaded variables from the env file (set ones win)');
   let closing = false;
@@ -27,7 +33,8 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   const url = await app.listen({ port: config.port, host: config.host });
-  if (process.stdout.isTTY) process.stderr.write(`${banner(app, url)}\n`);
+  if (process.stdout.isTTY && (cluster.isPrimary || cluster.worker?.id === 1))
+    process.stderr.write(`${banner(app, url)}\n`);
 }
 
 /** The human start-up summary, for a terminal (the JSON log has the same facts). */

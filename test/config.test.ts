@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadEnvFile } from '../src/config.js';
+import { loadConfig, loadEnvFile, MAX_WORKERS } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('passes DATABASE_QUERY_TIMEOUT_MS and the pool size to the PostgreSQL store', () => {
@@ -18,6 +18,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '5' })).toThrow(
       /DATABASE_QUERY_TIMEOUT_MS/,
     );
+  });
+});
+
+describe('WORKERS', () => {
+  const pg = { DATABASE_URL: 'postgres://db.example/receipts' };
+
+  it('is one process unless asked, on either store', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig(pg).workers).toBe(1);
+    expect(loadConfig({ ...pg, WORKERS: '3' }).workers).toBe(3);
+  });
+
+  it('auto is one per CPU on PostgreSQL, and one on the single-process embedded store', () => {
+    expect(loadConfig({ ...pg, WORKERS: 'auto' }).workers).toBe(
+      Math.min(os.availableParallelism(), MAX_WORKERS),
+    );
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(1);
+  });
+
+  it('more than one on the embedded store stops start-up, saying what to set', () => {
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(
+      /WORKERS is 2 but the embedded store is single-process: set DATABASE_URL, or WORKERS=1/,
+    );
+  });
+
+  it('refuses zero, a fraction, too many and words other than auto, naming the variable', () => {
+    for (const value of ['0', '1.5', String(MAX_WORKERS + 1), 'two', '-1']) {
+      expect(() => loadConfig({ ...pg, WORKERS: value }), value).toThrow(/WORKERS/);
+    }
   });
 });
 

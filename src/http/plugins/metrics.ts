@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { clusterMetricsReader } from '../../cluster/metrics.js';
 import type { Config } from '../../config.js';
 import type { Decision } from '../../contract/common.js';
 import { ApiError } from '../api-error.js';
@@ -26,6 +27,7 @@ declare module 'fastify' {
  * event-loop lag). Reachable only as configured: `GET /metrics` with `Authorization: Bearer
  * <METRICS_TOKEN>`, and/or a listener of its own on METRICS_PORT (METRICS_HOST, default
  * 127.0.0.1). Neither set: nothing is exposed (counters still run, at no cost worth measuring).
+ * In a worker of a cluster (WORKERS > 1) either answers for every worker (src/cluster/metrics.ts).
  */
 export default fp(
   async function metrics(app: FastifyInstance, opts: { config: Config }) {
@@ -46,7 +48,7 @@ export default fp(
     });
     const issued = new Counter({
       name: 'receipts_issued_total',
-      help: 'Receipts issued by this process, by decision',
+      help: 'Receipts issued, by decision (every worker of a cluster together)',
       labelNames: ['decision'],
       registers: [registry],
     });
@@ -74,8 +76,9 @@ export default fp(
     });
 
     app.addHook('onReady', async () => registerStoreGauges(app, registry));
-    exposeRoute(app, registry, opts.config.metrics.token);
-    await exposePort(app, registry, opts.config.metrics);
+    const read = clusterMetricsReader(registry) ?? (() => registry.metrics());
+    exposeRoute(app, read, registry.contentType, opts.config.metrics.token);
+    await exposePort(app, read, registry.contentType, opts.config.metrics);
   },
   { name: 'metrics' },
 );
@@ -87,6 +90,7 @@ function registerStoreGauges(app: FastifyInstance, registry: Registry): void {
     name: 'log_pending_entries',
     help: 'Log entries waiting for the next seal',
     registers: [registry],
+    aggregator: 'max', // the store's figure, read by each worker of a cluster
     async collect() {
       this.set(await app.repos.log.pendingCount());
     },
@@ -95,6 +99,7 @@ function registerStoreGauges(app: FastifyInstance, registry: Registry): void {
     name: 'log_checkpoint_age_seconds',
     help: 'Age of the latest signed checkpoint (-1 before the first)',
     registers: [registry],
+    aggregator: 'max',
     async collect() {
       const latest = await anchoring.checkpoint().catch(() => undefined);
       this.set(latest ? (Date.now() - Date.parse(latest.createdAt)) / 1000 : -1);
@@ -121,19 +126,31 @@ interface PoolLike {
   numPendingAcquires(): number;
 }
 
-function exposeRoute(app: FastifyInstance, registry: Registry, token: string | undefined): void {
+type ReadMetrics = () => Promise<string>;
+
+function exposeRoute(
+  app: FastifyInstance,
+  read: ReadMetrics,
+  contentType: string,
+  token: string | undefined,
+): void {
   if (!token) return;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (request.headers.authorization !== `Bearer ${token}`) {
       throw new ApiError('unauthorized', 'metrics need Authorization: Bearer <METRICS_TOKEN>');
     }
-    return reply.type(registry.contentType).send(await registry.metrics());
+    const text = await read().catch((err: unknown) => {
+      request.log.warn({ err }, 'metrics unavailable');
+      throw new ApiError('dependency_unavailable', 'the workers did not report their metrics');
+    });
+    return reply.type(contentType).send(text);
   });
 }
 
 async function exposePort(
   app: FastifyInstance,
-  registry: Registry,
+  read: ReadMetrics,
+  contentType: string,
   opts: Config['metrics'],
 ): Promise<void> {
   if (opts.port === undefined) return;
@@ -142,8 +159,8 @@ async function exposePort(
       res.writeHead(404).end();
       return;
     }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+    read().then(
+      (text) => res.writeHead(200, { 'content-type': contentType }).end(text),
       () => res.writeHead(503).end(),
     );
   });

@@ -1,0 +1,246 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/storage/database.js';
+import { createRepositories } from '../../src/storage/repositories.js';
+import { dropSchema, ed25519Pem, isPostgres, tempDir, testStore } from '../helpers/context.js';
+import { samplePdf } from '../helpers/requests.js';
+import { registerNotary, SAMPLE_LISTS_DIR, validRequest, type Notary } from '../helpers/ron.js';
+import { eventually, freePort } from '../faults/helpers.js';
+
+/**
+ * `WORKERS=2`: the built entry point (`src/server.ts`) as a primary with two workers on one
+ * port and one PostgreSQL. Each request below opens a connection of its own, so the cluster's
+ * round robin spreads them over both workers.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const METRICS_TOKEN = 'cluster-test-metrics';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+});
+
+interface Server {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>, port: number): Server {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
+      METRICS_TOKEN,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    for (const pid of childrenOf(child.pid ?? -1)) process.kill(pid, 'SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** Pids of the live node processes whose parent is `pid` (Linux /proc; tsx's esbuild is not). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const node = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'node';
+        return node && fields[0] !== 'Z' && Number(fields[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** One request on a connection of its own (closed after it). */
+function request(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  urlPath: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${baseUrl}${urlPath}`,
+      {
+        method,
+        agent: false,
+        headers: {
+          ...headers,
+          connection: 'close',
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.setTimeout(20_000, () => req.destroy(new Error(`no answer to ${method} ${urlPath}`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The sum of `receipts_issued_total` over its decisions, as one scrape reports it. */
+async function issuedTotal(server: Server): Promise<number> {
+  const res = await request(server.baseUrl, 'GET', '/metrics', {
+    authorization: `Bearer ${METRICS_TOKEN}`,
+  });
+  expect(res.status, server.output()).toBe(200);
+  return res.body
+    .split('\n')
+    .filter((line) => line.startsWith('receipts_issued_total{'))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+}
+
+/** Until `/readyz` answers and the primary has logged `listened` workers listening in all. */
+async function ready(server: Server, listened: number): Promise<void> {
+  const done = await eventually(
+    async () => {
+      if (server.child.exitCode !== null) throw new Error(`exited:\n${server.output()}`);
+      const res = await request(server.baseUrl, 'GET', '/readyz', {});
+      const logged = server.output().split('"msg":"worker listening"').length - 1;
+      return res.status === 200 && logged >= listened ? true : undefined;
+    },
+    60_000,
+    200,
+  ).catch((err: unknown) => {
+    throw new Error(`${String(err)}; the service's output:\n${server.output()}`);
+  });
+  expect(done.value).toBe(true);
+}
+
+describe('WORKERS > 1', () => {
+  it('on the embedded store: the process exits 1 and says to set DATABASE_URL', async () => {
+    const server = start({ WORKERS: '2', DATA_DIR: tempDir('cluster-embedded-') }, 0);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('the embedded store is single-process: set DATABASE_URL');
+  }, 30_000);
+
+  it.runIf(isPostgres())(
+    'two workers share the port and the metrics, a killed worker is replaced, SIGTERM drains',
+    async () => {
+      const store = testStore();
+      if (store.kind !== 'postgres') throw new Error('PostgreSQL only');
+      const setup = await openDatabase(store);
+      cleanups.push(async () => {
+        await dropSchema(setup, store);
+        await setup.close();
+      });
+      const repos = createRepositories(setup);
+      const { token } = await repos.apiKeys.create({
+        tenant: 'tenant-a',
+        name: 'cluster',
+        scopes: ['verify', 'read'],
+      });
+      const notary: Notary = await registerNotary(repos);
+      const dataDir = tempDir('cluster-');
+      cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+      const server = start(
+        {
+          WORKERS: '2',
+          DATA_DIR: dataDir,
+          DATABASE_URL: store.url,
+          DATABASE_SCHEMA: store.schema ?? '',
+          SIGNING_KEY: ed25519Pem(),
+        },
+        await freePort(),
+      );
+      await ready(server, 2);
+      const workers = childrenOf(server.child.pid ?? -1);
+      expect(workers).toHaveLength(2);
+
+      const issue = (n: number) =>
+        request(
+          server.baseUrl,
+          'POST',
+          '/api/v1/verify',
+          { 'x-api-key': token },
+          {
+            ...validRequest(notary, samplePdf(`cluster ${n}`)),
+          },
+        );
+      expect(await issuedTotal(server)).toBe(0);
+      const issued = await Promise.all([0, 1, 2, 3, 4, 5].map(issue));
+      expect(issued.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      // every scrape, whichever worker answers it, counts the receipts of both
+      for (let i = 0; i < 4; i++) expect(await issuedTotal(server)).toBe(6);
+      const stored = await setup.knex('receipts').count<{ count: string }[]>({ count: '*' });
+      expect(Number(stored[0]?.count)).toBe(6);
+
+      // a worker killed outright is replaced in its slot; the service keeps answering
+      process.kill(workers[1]!, 'SIGKILL');
+      await eventually(
+        async () =>
+          server.output().includes('worker exited: starting a new one in its slot') || undefined,
+        30_000,
+        20,
+      );
+      // while its replacement starts, a scrape is answered by the worker that serves
+      const during = await request(server.baseUrl, 'GET', '/metrics', {
+        authorization: `Bearer ${METRICS_TOKEN}`,
+      });
+      expect(during.status).toBe(200);
+      await eventually(async () => {
+        const now = childrenOf(server.child.pid ?? -1);
+        return now.length === 2 && !now.includes(workers[1]!) ? now : undefined;
+      }, 30_000);
+      await ready(server, 3);
+      expect((await issue(6)).status).toBe(200);
+      expect((await issue(7)).status).toBe(200);
+
+      // SIGTERM: every worker drains and exits, then the primary, with status 0
+      const last = childrenOf(server.child.pid ?? -1);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(last.filter((pid) => fs.existsSync(`/proc/${pid}`))).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.runIf(isPostgres())(
+    'a worker that cannot start stops the service (status 1) instead of respawning',
+    async () => {
+      const closed = await freePort(); // nothing listens there
+      const server = start(
+        {
+          WORKERS: '2',
+          DATA_DIR: tempDir('cluster-down-'),
+          DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/test`,
+          SIGNING_KEY: ed25519Pem(),
+        },
+        await freePort(),
+      );
+      expect(await server.exited).toBe(1);
+      expect(server.output()).toContain('worker exited before it listened: stopping the service');
+      expect(server.output()).not.toContain('"slot":1');
+    },
+    60_000,
+  );
+});
