@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -106,11 +106,34 @@ export interface LoadOptions {
 /** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
 const MS_PER_JIFFY = 10;
 
-/** utime + stime of a process in milliseconds (fields 14 and 15 of /proc/<pid>/stat). */
+/** The fields of /proc/<pid>/stat after the command name: [0] is field 3 (state). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/**
+ * utime + stime in milliseconds (fields 14 and 15 of /proc/<pid>/stat) of a process and all its
+ * live descendants: with WORKERS > 1 the service is a primary and its workers.
+ */
 export function cpuMillis(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY;
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const ppid = /^\d+$/.test(entry) ? Number(statFields(Number(entry))?.[1]) : Number.NaN;
+    if (Number.isInteger(ppid)) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  let total = 0;
+  for (const queue = [pid]; queue.length > 0;) {
+    const next = queue.pop()!;
+    const fields = statFields(next);
+    if (fields) total += (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY;
+    queue.push(...(children.get(next) ?? []));
+  }
+  return total;
 }
 
 /** Busy and total jiffies of the whole machine (the first line of /proc/stat). */

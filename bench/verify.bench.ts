@@ -57,6 +57,11 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
  * process and 1.0-1.2 ms on the next 10 s. The bare route warms within a fraction of a second.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+/**
+ * The service's WORKERS on PostgreSQL (the embedded store is single-process): `auto`, one
+ * process per CPU, as an operator of a dedicated host would set it. BENCH_WORKERS=1 measures one.
+ */
+const WORKERS = process.env.BENCH_WORKERS ?? 'auto';
 /** Which runs, comma-separated (default all; for profiling one): BENCH_RUNS=verify,paced,get,tile */
 const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile').split(',');
 
@@ -131,6 +136,7 @@ function serviceEnv(store: StoreConfig): Record<string, string> {
     METRICS_TOKEN,
   };
   if (store.kind === 'postgres') {
+    env.WORKERS = WORKERS;
     env.DATABASE_URL = store.url;
     env.DATABASE_SCHEMA = store.schema ?? 'public';
     env.DATABASE_POOL_MAX = String(store.poolMax);
@@ -241,7 +247,7 @@ for (let n = 1; n <= REPEAT; n += 1) {
   const rows = await round();
   rounds.push(rows);
   console.log(
-    `\nround ${n} of ${REPEAT}: ${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}`,
+    `\nround ${n} of ${REPEAT}: ${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}, PostgreSQL with WORKERS=${WORKERS}`,
   );
   printTable(rows, rows[0]!);
 }
