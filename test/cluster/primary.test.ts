@@ -8,7 +8,7 @@ import { createRepositories } from '../../src/storage/repositories.js';
 import { dropSchema, ed25519Pem, isPostgres, tempDir, testStore } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
 import { registerNotary, SAMPLE_LISTS_DIR, validRequest, type Notary } from '../helpers/ron.js';
-import { eventually, freePort } from '../faults/helpers.js';
+import { childrenOf, eventually, freePort } from '../faults/helpers.js';
 
 /**
  * `WORKERS=2`: the built entry point (`src/server.ts`) as a primary with two workers on one
@@ -53,24 +53,6 @@ function start(env: Record<string, string>, port: number): Server {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   return { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
-}
-
-/** Pids of the live node processes whose parent is `pid` (Linux /proc; tsx's esbuild is not). */
-function childrenOf(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const node = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'node';
-        return node && fields[0] !== 'Z' && Number(fields[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 /** One request on a connection of its own (closed after it). */

@@ -51,6 +51,24 @@ export async function eventually<T>(
   }
 }
 
+/** Pids of the live node processes whose parent is `pid` (Linux /proc; tsx's esbuild is not). */
+export function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const node = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'node';
+        return node && fields[0] !== 'Z' && Number(fields[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function freePort(): Promise<number> {

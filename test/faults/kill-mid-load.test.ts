@@ -12,6 +12,7 @@ import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.j
 import {
   auditReceipts,
   call,
+  childrenOf,
   eventually,
   faultStore,
   freePort,
@@ -36,7 +37,11 @@ function storeEnv(store: StoreConfig, dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' };
 }
 
-async function killMidLoad(store: StoreConfig): Promise<void> {
+/**
+ * With `workers` (WORKERS, PostgreSQL only), one worker is killed first and the load goes on
+ * through the other and its replacement before the whole service is killed.
+ */
+async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
   const dataDir = store.kind === 'embedded' ? (store.dataDir ?? '') : tempDir('faults-kill-');
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const setup: Database = await openDatabase(store);
@@ -66,6 +71,7 @@ async function killMidLoad(store: StoreConfig): Promise<void> {
       SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
       RATE_LIMIT_MAX: '1000000',
       ANCHOR_INTERVAL_MS: '0',
+      WORKERS: String(workers),
       ...storeEnv(store, dataDir),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,6 +113,13 @@ async function killMidLoad(store: StoreConfig): Promise<void> {
   };
   const load = Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   await eventually(async () => (acknowledged.length >= 40 ? true : undefined), 60_000, 20);
+  if (workers > 1) {
+    const [victim] = childrenOf(child.pid ?? -1);
+    process.kill(victim ?? -1, 'SIGKILL');
+    const after = acknowledged.length + 40;
+    await eventually(async () => (acknowledged.length >= after ? true : undefined), 60_000, 20);
+    expect(childrenOf(child.pid ?? -1)).not.toContain(victim);
+  }
   child.kill('SIGKILL');
   killed = true;
   expect(await exited).toBe('SIGKILL');
@@ -138,6 +151,14 @@ describe('kill -9 mid-load loses no acknowledged receipt', () => {
     'PostgreSQL',
     async () => {
       await killMidLoad(faultStore('kill'));
+    },
+    120_000,
+  );
+
+  it.runIf(postgresFaultsEnabled())(
+    'PostgreSQL, WORKERS=2: one worker killed, then the whole service',
+    async () => {
+      await killMidLoad(faultStore('kill-workers'), 2);
     },
     120_000,
   );
