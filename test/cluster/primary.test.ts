@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
 import { dropSchema, ed25519Pem, isPostgres, tempDir, testStore } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
+import { spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { registerNotary, SAMPLE_LISTS_DIR, validRequest, type Notary } from '../helpers/ron.js';
 import { childrenOf, eventually, freePort } from '../faults/helpers.js';
 
@@ -15,44 +14,26 @@ import { childrenOf, eventually, freePort } from '../faults/helpers.js';
  * port and one PostgreSQL. Each request below opens a connection of its own, so the cluster's
  * round robin spreads them over both workers.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const METRICS_TOKEN = 'cluster-test-metrics';
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 });
 
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>, port: number): Server {
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
-      METRICS_TOKEN,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function start(env: Record<string, string>, port: number): ServerProcess {
+  const server = spawnServer(port, {
+    LOG_LEVEL: 'info',
+    SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
+    METRICS_TOKEN,
+    ...env,
   });
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   cleanups.push(async () => {
-    for (const pid of childrenOf(child.pid ?? -1)) process.kill(pid, 'SIGKILL');
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const pid of childrenOf(server.child.pid ?? -1)) process.kill(pid, 'SIGKILL');
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+    }
   });
-  return { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
+  return server;
 }
 
 /** One request on a connection of its own (closed after it). */
@@ -90,7 +71,7 @@ function request(
 }
 
 /** The sum of `receipts_issued_total` over its decisions, as one scrape reports it. */
-async function issuedTotal(server: Server): Promise<number> {
+async function issuedTotal(server: ServerProcess): Promise<number> {
   const res = await request(server.baseUrl, 'GET', '/metrics', {
     authorization: `Bearer ${METRICS_TOKEN}`,
   });
@@ -102,7 +83,7 @@ async function issuedTotal(server: Server): Promise<number> {
 }
 
 /** Until `/readyz` answers and the primary has logged `listened` workers listening in all. */
-async function ready(server: Server, listened: number): Promise<void> {
+async function ready(server: ServerProcess, listened: number): Promise<void> {
   const done = await eventually(
     async () => {
       if (server.child.exitCode !== null) throw new Error(`exited:\n${server.output()}`);
@@ -121,7 +102,7 @@ async function ready(server: Server, listened: number): Promise<void> {
 describe('WORKERS > 1', () => {
   it('on the embedded store: the process exits 1 and says to set DATABASE_URL', async () => {
     const server = start({ WORKERS: '2', DATA_DIR: tempDir('cluster-embedded-') }, 0);
-    expect(await server.exited).toBe(1);
+    expect((await server.exited).code).toBe(1);
     expect(server.output()).toContain('the embedded store is single-process: set DATABASE_URL');
   }, 30_000);
 
@@ -200,7 +181,7 @@ describe('WORKERS > 1', () => {
       // SIGTERM: every worker drains and exits, then the primary, with status 0
       const last = childrenOf(server.child.pid ?? -1);
       server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
+      expect((await server.exited).code).toBe(0);
       expect(last.filter((pid) => fs.existsSync(`/proc/${pid}`))).toEqual([]);
     },
     120_000,
@@ -219,7 +200,7 @@ describe('WORKERS > 1', () => {
         },
         await freePort(),
       );
-      expect(await server.exited).toBe(1);
+      expect((await server.exited).code).toBe(1);
       expect(server.output()).toContain('worker exited before it listened: stopping the service');
       expect(server.output()).not.toContain('"slot":1');
     },

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +9,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
 import { ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { minimalRequest, samplePdf } from '../helpers/requests.js';
+import { spawnServer } from '../helpers/server-process.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
 import { call, eventually, freePort } from './helpers.js';
 
@@ -17,7 +17,6 @@ import { call, eventually, freePort } from './helpers.js';
  * The embedded store (PGlite on disk) across restarts: no DATABASE_URL needed, so this file also
  * runs in the normal suite. Each test owns a fresh DATA_DIR.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const open: FastifyInstance[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
@@ -147,28 +146,14 @@ describe('embedded store restart', () => {
     await setup.close();
 
     const port = await freePort();
-    let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
-        ANCHOR_INTERVAL_MS: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = spawnServer(port, {
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
+      ANCHOR_INTERVAL_MS: '0',
     });
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<string | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
+    const { child, exited, baseUrl } = server;
     try {
-      const baseUrl = `http://127.0.0.1:${port}`;
       await eventually(
         async () => {
           if (child.exitCode !== null) throw new Error('server exited');
@@ -178,7 +163,7 @@ describe('embedded store restart', () => {
         45_000,
         200,
       ).catch((err: unknown) => {
-        throw new Error(`server did not come up: ${String(err)}\n${output}`);
+        throw new Error(`server did not come up: ${String(err)}\n${server.output()}`);
       });
       const headers = { 'x-api-key': key };
       const acknowledged: string[] = [];
@@ -190,11 +175,11 @@ describe('embedded store restart', () => {
           headers,
           validRequest(notary, samplePdf(`killed ${i}`)),
         );
-        expect(res.status, res.body + output).toBe(200);
+        expect(res.status, res.body + server.output()).toBe(200);
         acknowledged.push((JSON.parse(res.body) as { receiptId: string }).receiptId);
       }
       child.kill('SIGKILL');
-      expect(await exited).toBe('SIGKILL');
+      expect((await exited).signal).toBe('SIGKILL');
 
       // a lock left by a dead process is stale: the next opener takes over
       const app = await start(embeddedConfig(dataDir));

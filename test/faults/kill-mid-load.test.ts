@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
@@ -8,6 +6,7 @@ import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
 import { dropSchema, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
+import { spawnServer } from '../helpers/server-process.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
 import {
   auditReceipts,
@@ -25,7 +24,6 @@ import {
  * receipt acknowledged with a 200 is stored with its log entry and re-verifies, and no receipt is
  * half-written. On the embedded store (normal suite) and on PostgreSQL (fault suite).
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const CONCURRENCY = 24;
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -58,34 +56,23 @@ async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
   else cleanups.push(async () => setup.close());
 
   const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SIGNING_KEY: signingKey,
-      SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
-      RATE_LIMIT_MAX: '1000000',
-      ANCHOR_INTERVAL_MS: '0',
-      WORKERS: String(workers),
-      ...storeEnv(store, dataDir),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = spawnServer(port, {
+    LOG_LEVEL: 'warn',
+    SIGNING_KEY: signingKey,
+    SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
+    RATE_LIMIT_MAX: '1000000',
+    ANCHOR_INTERVAL_MS: '0',
+    WORKERS: String(workers),
+    ...storeEnv(store, dataDir),
   });
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<string | null>((resolve) => child.on('exit', (_c, s) => resolve(s)));
+  const { child, exited, baseUrl } = server;
+  const output = () => server.output();
   cleanups.push(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   await eventually(
     async () => {
-      if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`);
       return (await call(baseUrl, 'GET', '/readyz', {}, undefined, 1_000)).status === 200
         ? true
         : undefined;
@@ -122,7 +109,7 @@ async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
   }
   child.kill('SIGKILL');
   killed = true;
-  expect(await exited).toBe('SIGKILL');
+  expect((await exited).signal).toBe('SIGKILL');
   await load;
   await sleep(100);
 
@@ -131,7 +118,7 @@ async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
   const app = await buildApp({ config, db, logger: false });
   try {
     const audit = await auditReceipts(app, db.knex, token, acknowledged);
-    expect(audit.missing, output).toEqual([]);
+    expect(audit.missing, output()).toEqual([]);
     expect(audit.unlogged).toEqual([]);
     expect(audit.notVerifying).toEqual([]);
     expect(audit.rows).toBeGreaterThanOrEqual(acknowledged.length);

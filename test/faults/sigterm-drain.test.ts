@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
@@ -9,6 +8,7 @@ import { createRepositories } from '../../src/storage/repositories.js';
 import { dropSchema, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
 import { samplePdf } from '../helpers/requests.js';
+import { spawnServer } from '../helpers/server-process.js';
 import {
   auditReceipts,
   call,
@@ -19,7 +19,6 @@ import {
   sleep,
 } from './helpers.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const IN_FLIGHT = 24;
 
 let server: ChildProcess | undefined;
@@ -106,36 +105,22 @@ describe.runIf(postgresFaultsEnabled())('SIGTERM on the real server', () => {
     const port = await freePort();
     dataDir = tempDir('faults-sigterm-');
 
-    let output = '';
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: store.url,
-        DATABASE_SCHEMA: store.schema,
-        LOG_LEVEL: 'info',
-        SIGNING_KEY: signingKey,
-        DATA_DIR: dataDir,
-        SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
-        RATE_LIMIT_MAX: '1000000',
-        // the sealer runs (and must be waited for) during the shutdown too
-        ANCHOR_INTERVAL_MS: '300',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const spawned = spawnServer(port, {
+      DATABASE_URL: store.url,
+      DATABASE_SCHEMA: store.schema,
+      LOG_LEVEL: 'info',
+      SIGNING_KEY: signingKey,
+      DATA_DIR: dataDir,
+      SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
+      RATE_LIMIT_MAX: '1000000',
+      // the sealer runs (and must be waited for) during the shutdown too
+      ANCHOR_INTERVAL_MS: '300',
     });
-    const child = server;
-    child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<{ code: number | null; signal: string | null; at: number }>(
-      (resolve) => child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-    );
-    const baseUrl = `http://127.0.0.1:${port}`;
+    server = spawned.child;
+    const { child, exited, baseUrl } = spawned;
     await eventually(
       async () => {
-        if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+        if (child.exitCode !== null) throw new Error(`server exited early:\n${spawned.output()}`);
         return (await call(baseUrl, 'GET', '/healthz', {}, undefined, 1_000)).status === 200
           ? true
           : undefined;
@@ -143,7 +128,7 @@ describe.runIf(postgresFaultsEnabled())('SIGTERM on the real server', () => {
       45_000,
       200,
     ).catch((err: unknown) => {
-      throw new Error(`server did not come up: ${String(err)}\n${output}`);
+      throw new Error(`server did not come up: ${String(err)}\n${spawned.output()}`);
     });
 
     // a completed request on a keep-alive socket: that idle socket must not hold up the exit
@@ -192,10 +177,10 @@ describe.runIf(postgresFaultsEnabled())('SIGTERM on the real server', () => {
     );
     expect(
       answers.map((a) => ('status' in a ? a.status : a.error)),
-      output,
+      spawned.output(),
     ).toEqual(Array(IN_FLIGHT).fill(200));
-    expect(exit, output).toMatchObject({ code: 0, signal: null });
-    expect(output).toMatch(/shutting down: draining in-flight requests/);
+    expect(exit, spawned.output()).toMatchObject({ code: 0, signal: null });
+    expect(spawned.output()).toMatch(/shutting down: draining in-flight requests/);
 
     // every acknowledged receipt was committed before the exit, and verifies
     const acknowledged = answers.map(

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/context.js';
 import { eventually, freePort } from '../faults/helpers.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { spawnServer } from '../helpers/server-process.js';
 
 function filesUnder(dir: string): string[] {
   return fs
@@ -31,18 +29,10 @@ describe('files in an existing DATA_DIR', () => {
     const dataDir = tempDir('receipts-modes-');
     fs.chmodSync(dataDir, 0o777);
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        ANCHOR_INTERVAL_MS: '0',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const { child } = spawnServer(port, {
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      ANCHOR_INTERVAL_MS: '0',
     });
     try {
       await eventually(async () => {
