@@ -60,10 +60,11 @@ class Primary {
     return [...this.listening].filter((worker) => worker.isConnected());
   }
 
-  stop(signal: string): void {
+  /** `reason`: the signal received, or why the primary stops on its own. */
+  stop(reason: string): void {
     if (this.stopping) return;
     this.stopping = true;
-    this.log.info({ signal }, 'shutting down: each worker drains its requests');
+    this.log.info({ reason }, 'shutting down: each worker drains its requests');
     for (const worker of this.slots.keys()) worker.process.kill('SIGTERM');
     this.exitWhenAlone();
   }
@@ -100,7 +101,7 @@ class Primary {
     if (!listened) {
       this.log.error(details, 'worker exited before it listened: stopping the service');
       this.failed = true;
-      this.stop('worker start-up failure');
+      this.stop('a worker could not start');
       return;
     }
     this.log.error(details, 'worker exited: starting a new one in its slot');
