@@ -126,12 +126,17 @@ class Collection {
 }
 
 /**
- * In a cluster worker: reports `registry` when the primary collects, and returns how this
- * worker reads the whole cluster's metrics. Outside a cluster: undefined (read `registry`).
+ * In a worker of our own cluster (`workers` > 1): reports `registry` when the primary collects,
+ * and returns how this worker reads the whole cluster's metrics. Otherwise undefined (read
+ * `registry`), also in a worker of someone else's cluster (PM2's, say), whose primary would
+ * never answer.
  */
-export function clusterMetricsReader(registry: Registry): (() => Promise<string>) | undefined {
+export function clusterMetricsReader(
+  registry: Registry,
+  workers: number,
+): (() => Promise<string>) | undefined {
   const send = process.send?.bind(process);
-  if (!cluster.isWorker || send === undefined) return undefined;
+  if (workers <= 1 || !cluster.isWorker || send === undefined) return undefined;
   const waiting = new Map<number, (answer: Answer) => void>();
   let next = 0;
   process.on('message', (message: unknown) => {

@@ -76,7 +76,7 @@ export default fp(
     });
 
     app.addHook('onReady', async () => registerStoreGauges(app, registry));
-    const read = clusterMetricsReader(registry) ?? (() => registry.metrics());
+    const read = clusterMetricsReader(registry, opts.config.workers) ?? (() => registry.metrics());
     exposeRoute(app, read, registry.contentType, opts.config.metrics.token);
     await exposePort(app, read, registry.contentType, opts.config.metrics);
   },
