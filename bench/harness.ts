@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { childPids, statFields } from '../test/helpers/proc.js';
 
 const run = promisify(execFile);
 
@@ -106,34 +107,14 @@ export interface LoadOptions {
 /** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
 const MS_PER_JIFFY = 10;
 
-/** The fields of /proc/<pid>/stat after the command name: [0] is field 3 (state). */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined; // gone meanwhile
-  }
-}
-
 /**
  * utime + stime in milliseconds (fields 14 and 15 of /proc/<pid>/stat) of a process and all its
  * live descendants: with WORKERS > 1 the service is a primary and its workers.
  */
 export function cpuMillis(pid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    const ppid = /^\d+$/.test(entry) ? Number(statFields(Number(entry))?.[1]) : Number.NaN;
-    if (Number.isInteger(ppid)) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-  }
-  let total = 0;
-  for (const queue = [pid]; queue.length > 0;) {
-    const next = queue.pop()!;
-    const fields = statFields(next);
-    if (fields) total += (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY;
-    queue.push(...(children.get(next) ?? []));
-  }
-  return total;
+  const fields = statFields(pid);
+  const own = fields ? (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY : 0;
+  return childPids(pid).reduce((total, child) => total + cpuMillis(child), own);
 }
 
 /** Busy and total jiffies of the whole machine (the first line of /proc/stat). */

@@ -294,13 +294,12 @@ function workersOf(raw: number | 'auto', store: StoreConfig): number {
   if (raw === 'auto') {
     return store.kind === 'embedded' ? 1 : Math.min(availableParallelism(), MAX_WORKERS);
   }
-  const workers = raw;
-  if (workers > 1 && store.kind === 'embedded') {
+  if (raw > 1 && store.kind === 'embedded') {
     throw new ConfigError(
-      `WORKERS is ${workers} but the embedded store is single-process: set DATABASE_URL, or WORKERS=1`,
+      `WORKERS is ${raw} but the embedded store is single-process: set DATABASE_URL, or WORKERS=1`,
     );
   }
-  return workers;
+  return raw;
 }
 
 /**

@@ -30,7 +30,7 @@ export async function runPrimary(config: Config): Promise<void> {
 }
 
 /** What slot `slot` runs differently from slot 0. */
-export function slotEnv(slot: number): Record<string, string> {
+function slotEnv(slot: number): Record<string, string> {
   return slot === 0 ? {} : { ANCHOR_INTERVAL_MS: '0', WEBHOOK_PROXY_URL: '' };
 }
 

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { Knex } from 'knex';
 import type { StoreConfig } from '../../src/config.js';
+import { childPids, statFields } from '../helpers/proc.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 const run = promisify(execFile);
@@ -53,20 +54,14 @@ export async function eventually<T>(
 
 /** Pids of the live node processes whose parent is `pid` (Linux /proc; tsx's esbuild is not). */
 export function childrenOf(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const node = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'node';
-        return node && fields[0] !== 'Z' && Number(fields[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return childPids(pid).filter((child) => {
+    try {
+      const node = fs.readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'node';
+      return node && statFields(child)?.[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
