@@ -30,7 +30,7 @@ export async function runPrimary(config: Config): Promise<void> {
 }
 
 /** What slot `slot` runs differently from slot 0. */
-function slotEnv(slot: number): Record<string, string> {
+export function slotEnv(slot: number): Record<string, string> {
   return slot === 0 ? {} : { ANCHOR_INTERVAL_MS: '0', WEBHOOK_PROXY_URL: '' };
 }
 
@@ -79,7 +79,7 @@ class Primary {
         if (address.port === this.metricsPort) return;
         worker.off('listening', listening);
         this.listening.add(worker);
-        this.log.info({ slot, pid: worker.process.pid }, 'worker listening');
+        this.log.info({ slot, workerPid: worker.process.pid }, 'worker listening');
         resolve();
       };
       worker.on('listening', listening);
@@ -97,7 +97,7 @@ class Primary {
       this.exitWhenAlone();
       return;
     }
-    const details = { slot, pid: worker.process.pid, code, signal };
+    const details = { slot, workerPid: worker.process.pid, code, signal };
     if (!listened) {
       this.log.error(details, 'worker exited before it listened: stopping the service');
       this.failed = true;

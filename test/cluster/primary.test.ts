@@ -82,6 +82,22 @@ async function issuedTotal(server: ServerProcess): Promise<number> {
     .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
 
+interface LogLine {
+  msg?: string;
+  pid?: number;
+  slot?: number;
+  workerPid?: number;
+}
+
+/** The service's JSON log lines so far (the primary's and every worker's). */
+function logLines(server: ServerProcess): LogLine[] {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
 /** Until `/readyz` answers and the primary has logged `listened` workers listening in all. */
 async function ready(server: ServerProcess, listened: number): Promise<void> {
   const done = await eventually(
@@ -132,12 +148,12 @@ describe('WORKERS > 1', () => {
           DATABASE_URL: store.url,
           DATABASE_SCHEMA: store.schema ?? '',
           SIGNING_KEY: ed25519Pem(),
+          ANCHOR_INTERVAL_MS: '200',
         },
         await freePort(),
       );
       await ready(server, 2);
-      const workers = childrenOf(server.child.pid ?? -1);
-      expect(workers).toHaveLength(2);
+      expect(childrenOf(server.child.pid ?? -1)).toHaveLength(2);
 
       const issue = (n: number) =>
         request(
@@ -156,9 +172,22 @@ describe('WORKERS > 1', () => {
       for (let i = 0; i < 4; i++) expect(await issuedTotal(server)).toBe(6);
       const stored = await setup.knex('receipts').count<{ count: string }[]>({ count: '*' });
       expect(Number(stored[0]?.count)).toBe(6);
+      // only the first slot seals: every seal is logged by its pid
+      const sealers = async () => {
+        const lines = logLines(server).filter(
+          (l) => l.msg === 'sealed log entries into a checkpoint',
+        );
+        return lines.length > 0 ? new Set(lines.map((l) => l.pid)) : undefined;
+      };
+      const slotPid = (slot: number) =>
+        logLines(server).find((l) => l.msg === 'worker listening' && l.slot === slot)?.workerPid;
+      const slot0 = slotPid(0);
+      expect((await eventually(sealers, 30_000)).value).toEqual(new Set([slot0]));
 
-      // a worker killed outright is replaced in its slot; the service keeps answering
-      process.kill(workers[1]!, 'SIGKILL');
+      // a worker killed outright (slot 1's) is replaced in its slot; the service keeps answering
+      const victim = slotPid(1) ?? -1;
+      expect(childrenOf(server.child.pid ?? -1)).toContain(victim);
+      process.kill(victim, 'SIGKILL');
       await eventually(
         async () =>
           server.output().includes('worker exited: starting a new one in its slot') || undefined,
@@ -172,11 +201,19 @@ describe('WORKERS > 1', () => {
       expect(during.status).toBe(200);
       await eventually(async () => {
         const now = childrenOf(server.child.pid ?? -1);
-        return now.length === 2 && !now.includes(workers[1]!) ? now : undefined;
+        return now.length === 2 && !now.includes(victim) ? now : undefined;
       }, 30_000);
       await ready(server, 3);
       expect((await issue(6)).status).toBe(200);
       expect((await issue(7)).status).toBe(200);
+
+      await eventually(async () => {
+        const sealed = logLines(server).filter(
+          (l) => l.msg === 'sealed log entries into a checkpoint',
+        );
+        return sealed.length >= 2 ? true : undefined;
+      }, 30_000);
+      expect(await sealers()).toEqual(new Set([slot0]));
 
       // SIGTERM: every worker drains and exits, then the primary, with status 0
       const last = childrenOf(server.child.pid ?? -1);
