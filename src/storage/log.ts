@@ -114,10 +114,10 @@ export class LogRepository implements LogStore {
   }
 
   private async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {
-    const rows = (await trx('log_entries')
-      .select('seq', 'leaf_hash')
-      .whereNull('leaf_index')
-      .orderBy('seq')
+    const rows = (await trx('log_pending as p')
+      .join('log_entries as e', 'e.seq', 'p.seq')
+      .select('p.seq', 'e.leaf_hash')
+      .orderBy('p.seq')
       .limit(limit)) as { seq: string | number; leaf_hash: Buffer }[];
     return rows.map((r) => ({ seq: Number(r.seq), leafHash: Buffer.from(r.leaf_hash) }));
   }
@@ -141,9 +141,11 @@ export class LogRepository implements LogStore {
     }
     for (let i = 0; i < input.entries.length; i += APPEND_SLICE) {
       const slice = input.entries.slice(i, i + APPEND_SLICE);
+      // out of the queue and into the log: inserts and deletes, never an UPDATE (migration 015)
       await trx.raw(
-        `update log_entries e set leaf_index = s.idx, anchored_at = now()
-           from unnest(?::bigint[], ?::bigint[]) as s(seq, idx) where e.seq = s.seq`,
+        `with s as (select * from unnest(?::bigint[], ?::bigint[]) as s(seq, idx)),
+           d as (delete from log_pending p using s where p.seq = s.seq)
+         insert into log_leaves (leaf_index, seq) select s.idx, s.seq from s`,
         [slice.map((e) => e.seq), slice.map((_, j) => input.firstIndex + i + j)],
       );
     }
@@ -169,19 +171,18 @@ export class LogRepository implements LogStore {
 
   /** The entries' bytes (receipt or revocation entries, docs/log.md). */
   async entryRange(start: number, count: number): Promise<Uint8Array[]> {
-    const rows = (await this.knex('log_entries')
-      .select('entry')
-      .where('leaf_index', '>=', start)
-      .andWhere('leaf_index', '<', start + count)
-      .orderBy('leaf_index')) as { entry: Uint8Array }[];
+    const rows = (await this.knex('log_leaves as l')
+      .join('log_entries as e', 'e.seq', 'l.seq')
+      .select('e.entry')
+      .where('l.leaf_index', '>=', start)
+      .andWhere('l.leaf_index', '<', start + count)
+      .orderBy('l.leaf_index')) as { entry: Uint8Array }[];
     return rows.map((r) => new Uint8Array(r.entry));
   }
 
   async pendingCount(): Promise<number> {
-    const row = (await this.knex('log_entries')
-      .whereNull('leaf_index')
-      .count({ n: '*' })
-      .first()) as { n: string | number } | undefined;
+    const row = (await this.knex('log_pending').count({ n: '*' }).first()) as
+      { n: string | number } | undefined;
     return Number(row?.n ?? 0);
   }
 }

@@ -181,17 +181,19 @@ export class ReceiptRepository implements ReceiptStore {
   private select(db: Knex | Knex.Transaction) {
     return db<ReceiptRow>('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
+      .leftJoin('log_leaves as ll', 'll.seq', 'l.seq')
       .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
       .leftJoin('log_entries as rl', 'rl.revokes', 'r.id')
+      .leftJoin('log_leaves as rll', 'rll.seq', 'rl.seq')
       .select(
         'r.*',
-        'l.leaf_index',
-        'l.anchored_at',
+        'll.leaf_index',
+        'll.anchored_at',
         'l.leaf_hash',
         'v.revoked_at as audit_revoked_at',
         'v.issuer_id as audit_issuer_id',
         'rl.entry as revocation_entry',
-        'rl.leaf_index as revocation_leaf_index',
+        'rll.leaf_index as revocation_leaf_index',
       );
   }
 
@@ -246,6 +248,7 @@ export class ReceiptRepository implements ReceiptStore {
     const after = decodeCursor(cursor);
     const query = this.knex('receipts as r')
       .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
+      .leftJoin('log_leaves as ll', 'll.seq', 'l.seq')
       .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
       .leftJoin('log_entries as rl', 'rl.revokes', 'r.id')
       .select(
@@ -254,7 +257,7 @@ export class ReceiptRepository implements ReceiptStore {
         'r.revoked_at',
         'v.revoked_at as audit_revoked_at',
         'rl.seq as revocation_seq',
-        'l.leaf_index',
+        'll.leaf_index',
         this.knex.raw(`r.body->>'decision' as decision`),
         this.knex.raw(`r.body->>'createdAt' as created_at_text`),
       )

@@ -105,8 +105,10 @@ describe('receipts log verify on a log changed in the database', () => {
     await knex.transaction(async (trx) => {
       await trx('log_checkpoints').delete();
       await trx('log_nodes').delete();
-      await trx('log_entries').update({ leaf_index: null, anchored_at: null });
+      await trx('log_leaves').delete();
+      await trx('log_pending').delete();
       await trx.raw('update log_entries set seq = -seq');
+      await trx.raw('insert into log_pending (seq) select seq from log_entries');
     });
     await ctx.app.services.anchoring.sealAll();
     const res = await run('log', 'verify', '--url', prefix, '--vkey', vkey, '--state', state);

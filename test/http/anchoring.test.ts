@@ -199,8 +199,13 @@ describe('concurrent sealers', () => {
       ),
     );
     await Promise.all(sealers.map((s) => s.sealAll(7)));
-    const entries = await ctx.db.knex('log_entries').orderBy('leaf_index');
+    const entries = await ctx.db
+      .knex('log_entries as e')
+      .leftJoin('log_leaves as l', 'l.seq', 'e.seq')
+      .select('e.leaf_hash', 'l.leaf_index')
+      .orderBy('l.leaf_index');
     expect(entries.every((e: { leaf_index: unknown }) => e.leaf_index !== null)).toBe(true);
+    expect(await ctx.db.knex('log_pending')).toEqual([]);
     expect(entries.map((e: { leaf_index: string | number }) => Number(e.leaf_index))).toEqual(
       entries.map((_: unknown, i: number) => i),
     );

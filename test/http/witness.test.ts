@@ -165,8 +165,10 @@ describe('witnesses', () => {
       await trx('log_cosignatures').delete();
       await trx('log_checkpoints').delete();
       await trx('log_nodes').delete();
-      await trx('log_entries').update({ leaf_index: null, anchored_at: null });
+      await trx('log_leaves').delete();
+      await trx('log_pending').delete();
       await trx.raw('update log_entries set seq = -seq');
+      await trx.raw('insert into log_pending (seq) select seq from log_entries');
     });
     const id = await issueAndSeal(ctx);
     const outcomes = await ctx.app.services.anchoring.cosignLatest();

@@ -46,6 +46,14 @@ async function addPending(n: number): Promise<void> {
   }
 }
 
+/** Each log entry's row version (xmin changes whenever a row is updated). */
+async function rowVersions(): Promise<string[]> {
+  const rows = (await ctx.db.knex.raw('select xmin::text as v from log_entries order by seq')) as {
+    rows: { v: string }[];
+  };
+  return rows.rows.map((r) => r.v);
+}
+
 beforeAll(async () => {
   ctx = await createTestContext();
   signer = createSigner(ed25519Pem());
@@ -59,7 +67,11 @@ afterAll(async () => ctx.close());
 describe('a seal of more than one page', () => {
   it('seals 9,000 entries (three pages) into one checkpoint over all of them', async () => {
     await addPending(9_000);
+    const written = await rowVersions();
     expect(await service.sealOnce()).toEqual({ sealed: 9_000, treeSize: 9_000 });
+    // entries are written once: the seal queued them out and placed them without an UPDATE
+    expect(await rowVersions()).toEqual(written);
+    expect(await ctx.repos.log.pendingCount()).toBe(0);
     const latest = await ctx.repos.log.latestCheckpoint();
     expect(latest?.treeSize).toBe(9_000);
     expect(Buffer.from(latest!.rootHash)).toEqual(Buffer.from(mth(entries.map(refLeafHash))));
@@ -69,9 +81,11 @@ describe('a seal of more than one page', () => {
     expect(verifyCheckpoint(latest!.note, { keyName: ORIGIN, publicKey: key })).toMatchObject({
       treeSize: 9_000,
     });
-    const positions = (await ctx.db.knex('log_entries').select('leaf_index').orderBy('seq')) as {
-      leaf_index: string | number;
-    }[];
+    const positions = (await ctx.db
+      .knex('log_entries as e')
+      .leftJoin('log_leaves as l', 'l.seq', 'e.seq')
+      .select('l.leaf_index')
+      .orderBy('e.seq')) as { leaf_index: string | number }[];
     expect(positions.map((p) => Number(p.leaf_index))).toEqual(entries.map((_, i) => i));
   }, 120_000);
 

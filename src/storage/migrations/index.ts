@@ -13,6 +13,7 @@ import * as m011 from './011_receipt_list_filters.js';
 import * as m012 from './012_tenant_ci_profile.js';
 import * as m013 from './013_receipt_state_notify.js';
 import * as m014 from './014_receipt_bodies_inline.js';
+import * as m015 from './015_log_leaves.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '012_tenant_ci_profile': m012,
   '013_receipt_state_notify': m013,
   '014_receipt_bodies_inline': m014,
+  '015_log_leaves': m015,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
