@@ -16,9 +16,11 @@ export default fp(
     const timer = setInterval(() => {
       running = running.then(async () => {
         try {
+          const started = performance.now();
           const { sealed, treeSize } = await anchoring.sealAll();
+          const durationMs = Math.round(performance.now() - started);
           if (sealed > 0)
-            app.log.info({ sealed, treeSize }, 'sealed log entries into a checkpoint');
+            app.log.info({ sealed, treeSize, durationMs }, 'sealed log entries into a checkpoint');
           // witnesses that are behind catch up at every tick, new entries or not
           for (const outcome of await anchoring.cosignLatest()) {
             if (outcome.ok) app.log.info(outcome, 'witness cosigned the checkpoint');
