@@ -55,6 +55,8 @@ export interface Figures extends Measured {
    * second this machine can serve, however the work is spread over its processes and threads.
    */
   machineCpuMsPerRequest?: number;
+  /** Write-ahead log the database wrote per request, in bytes (see LoadOptions.walPosition). */
+  walBytesPerRequest?: number;
 }
 
 /** A /metrics endpoint (Prometheus text) of the server under load. */
@@ -102,6 +104,12 @@ export interface LoadOptions {
   /** The server's pid: its CPU time over the run is reported per request (Linux /proc). */
   serverPid?: number | undefined;
   metrics?: MetricsEndpoint | undefined;
+  /**
+   * The database's write-ahead log position in bytes (PostgreSQL's `pg_current_wal_lsn()`): the
+   * log written over the run is reported per request. It counts the whole database server's
+   * writes, the seals' included, so it means something only on an otherwise idle server.
+   */
+  walPosition?: (() => Promise<number>) | undefined;
 }
 
 /** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
@@ -203,9 +211,11 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
   const machineBefore = machineJiffies();
+  const walBefore = await opts.walPosition?.();
   const { rate } = opts;
   const result = rate ? await paced({ ...opts, rate }, headers) : await autocannon(opts, headers);
   const machineAfter = machineJiffies();
+  const walAfter = await opts.walPosition?.();
   const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
   const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const busyJiffies = machineAfter.busy - machineBefore.busy;
@@ -217,6 +227,9 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
       ? { machineCpuMsPerRequest: (busyJiffies * MS_PER_JIFFY) / result.requests }
       : {}),
     ...(opts.serverPid && result.requests > 0 ? { cpuMsPerRequest: cpu / result.requests } : {}),
+    ...(walBefore !== undefined && walAfter !== undefined && result.requests > 0
+      ? { walBytesPerRequest: (walAfter - walBefore) / result.requests }
+      : {}),
     ...(metricsBefore && metricsAfter && result.requests > 0
       ? {
           loopLagMaxMs: Math.max(0, metricsAfter.lagMaxSeconds * 1000 - LAG_RESOLUTION_MS),
@@ -229,13 +242,13 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
 
 export function printTable(rows: Figures[], baseline: Figures): void {
   console.log(
-    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms | machine busy | machine CPU ms/req |',
+    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms | machine busy | machine CPU ms/req | WAL B/req |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${fixed(r.cpuMsPerRequest)} | ${fixed(r.gcMsPerRequest)} | ${fixed(r.loopLagMaxMs, 0)} | ${percent(r.machineBusy)} | ${fixed(r.machineCpuMsPerRequest)} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${fixed(r.cpuMsPerRequest)} | ${fixed(r.gcMsPerRequest)} | ${fixed(r.loopLagMaxMs, 0)} | ${percent(r.machineBusy)} | ${fixed(r.machineCpuMsPerRequest)} | ${fixed(r.walBytesPerRequest, 0)} |`,
     );
   }
 }
@@ -259,9 +272,9 @@ const median = (values: number[]): number => {
 export function printMedians(rounds: Figures[][]): void {
   console.log(`\nmedian of ${rounds.length} rounds`);
   console.log(
-    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | machine busy | machine CPU ms/req |',
+    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | machine busy | machine CPU ms/req | WAL B/req |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   const names = rounds[0]!.map((r) => r.name);
   for (const name of names) {
     const rows = rounds.flatMap((round) => {
@@ -269,19 +282,19 @@ export function printMedians(rounds: Figures[][]): void {
       return row ? [{ row, ratio: row.rps / round[0]!.rps }] : [];
     });
     const ratios = rows.map((r) => r.ratio);
-    const present = (pick: (f: Figures) => number | undefined) => {
+    const present = (pick: (f: Figures) => number | undefined, digits = 3) => {
       const values = rows.flatMap((r) => {
         const value = pick(r.row);
         return value === undefined ? [] : [value];
       });
-      return fixed(values.length ? median(values) : undefined);
+      return fixed(values.length ? median(values) : undefined, digits);
     };
     const middle = (pick: (f: Figures) => number) => median(rows.map((r) => pick(r.row)));
     const cell = (pick: (f: Figures) => number) => Math.round(middle(pick));
     // the paced generator gives latency to 0.1 ms, autocannon to 1 ms
     const ms = (pick: (f: Figures) => number) => Math.round(middle(pick) * 10) / 10;
     console.log(
-      `| ${name} | ${cell((f) => f.rps)} | ${ms((f) => f.p50)} | ${ms((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${present((f) => f.cpuMsPerRequest)} | ${percent(median(rows.map((r) => r.row.machineBusy)))} | ${present((f) => f.machineCpuMsPerRequest)} |`,
+      `| ${name} | ${cell((f) => f.rps)} | ${ms((f) => f.p50)} | ${ms((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${present((f) => f.cpuMsPerRequest)} | ${percent(median(rows.map((r) => r.row.machineBusy)))} | ${present((f) => f.machineCpuMsPerRequest)} | ${present((f) => f.walBytesPerRequest, 0)} |`,
     );
   }
 }

@@ -21,6 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import pg from 'pg';
 import type { StoreConfig } from '../src/config.js';
 import { openDatabase } from '../src/storage/database.js';
 import { createRepositories } from '../src/storage/repositories.js';
@@ -160,6 +161,9 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     ...(HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${path.join(HEAP_PROF, label)}`] : []),
   ];
   const server = await startService(serviceEnv(store), profile, process.env.BENCH_SERVICE_LOG);
+  const wal =
+    store.kind === 'postgres' ? new pg.Client({ connectionString: store.url }) : undefined;
+  await wal?.connect();
   const headers = { 'x-api-key': token };
   const body = JSON.stringify(validRequest(notary));
   const common = {
@@ -169,6 +173,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     seconds: SECONDS,
     serverPid: server.child.pid,
     metrics: { url: `${server.url}/metrics`, token: METRICS_TOKEN },
+    walPosition: wal && (() => walPosition(wal)),
   };
   const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body };
   const runs: Record<string, () => Promise<Figures>> = {
@@ -210,8 +215,17 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     }
     return figures;
   } finally {
+    await wal?.end();
     await server.stop();
   }
+}
+
+/** The database server's write-ahead log position, in bytes from its start. */
+async function walPosition(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ bytes: string }>(
+    "select pg_current_wal_lsn() - '0/0'::pg_lsn as bytes",
+  );
+  return Number(rows[0]!.bytes);
 }
 
 /** One round: the bare route, then each store's runs on a fresh store. */
