@@ -129,7 +129,7 @@ const BATCH_INSERT = `with v as (
   ), r as (
     insert into receipts (${RECEIPT_COLUMNS})
     select ${RECEIPT_COLUMNS} from v
-    on conflict (tenant, external_id) do nothing
+    on conflict (tenant, external_id) where external_id is not null do nothing
     returning id
   ), l as (
     insert into log_entries (receipt_id, leaf_hash, entry)

@@ -14,6 +14,7 @@ import * as m012 from './012_tenant_ci_profile.js';
 import * as m013 from './013_receipt_state_notify.js';
 import * as m014 from './014_receipt_bodies_inline.js';
 import * as m015 from './015_log_leaves.js';
+import * as m016 from './016_external_id_where_set.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '013_receipt_state_notify': m013,
   '014_receipt_bodies_inline': m014,
   '015_log_leaves': m015,
+  '016_external_id_where_set': m016,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
