@@ -54,9 +54,12 @@ function rowChecks(rows: ReceiptRow[], { seedIds, result, acknowledged }: Expect
 
 async function logCheck(knex: Knex, rows: ReceiptRow[]): Promise<Check> {
   const logged = new Set(
-    ((await knex('log_entries').select('receipt_id')) as { receipt_id: string }[]).map(
-      (r) => r.receipt_id,
-    ),
+    // revocation entries have no receipt_id (they name the receipt they revoke in `revokes`)
+    (
+      (await knex('log_entries').whereNotNull('receipt_id').select('receipt_id')) as {
+        receipt_id: string;
+      }[]
+    ).map((r) => r.receipt_id),
   );
   const unlogged = rows.filter((r) => r.has_proof_artifact && !logged.has(r.id));
   return {
