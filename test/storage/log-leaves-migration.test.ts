@@ -12,9 +12,8 @@ describe('migration 015', () => {
     const db = await openDatabase(store, { migrate: false });
     try {
       await migrate(db.knex, '014_receipt_bodies_inline');
-      const entry = async (leafIndex: number | null) => {
+      const addReceipt = async (bytes: Buffer) => {
         const id = randomUUID();
-        const bytes = randomBytes(32);
         await db.knex('receipts').insert({
           id,
           tenant: 't',
@@ -23,6 +22,11 @@ describe('migration 015', () => {
           created_at: new Date(),
           has_proof_artifact: true,
         });
+        return id;
+      };
+      const entry = async (leafIndex: number | null) => {
+        const bytes = randomBytes(32);
+        const id = await addReceipt(bytes);
         const [row] = (await db
           .knex('log_entries')
           .insert({
@@ -62,16 +66,8 @@ describe('migration 015', () => {
       expect(columns).not.toContain('anchored_at');
 
       // any writer's new entry is queued by the database itself
-      const id = randomUUID();
-      await db.knex('receipts').insert({
-        id,
-        tenant: 't',
-        body: {},
-        receipt_hash: `sha256:${'cd'.repeat(32)}`,
-        created_at: new Date(),
-        has_proof_artifact: true,
-      });
-      const bytes = Buffer.from('cd'.repeat(32), 'hex');
+      const bytes = randomBytes(32);
+      const id = await addReceipt(bytes);
       const [row] = (await db
         .knex('log_entries')
         .insert({ receipt_id: id, entry: bytes, leaf_hash: Buffer.from(refLeafHash(bytes)) })
