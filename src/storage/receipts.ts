@@ -179,11 +179,7 @@ export class ReceiptRepository implements ReceiptStore {
   }
 
   private select(db: Knex | Knex.Transaction) {
-    return db<ReceiptRow>('receipts as r')
-      .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
-      .leftJoin('log_leaves as ll', 'll.seq', 'l.seq')
-      .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
-      .leftJoin('log_entries as rl', 'rl.revokes', 'r.id')
+    return receiptsWithState(db)
       .leftJoin('log_leaves as rll', 'rll.seq', 'rl.seq')
       .select(
         'r.*',
@@ -246,11 +242,7 @@ export class ReceiptRepository implements ReceiptStore {
     filters: ListFilters = {},
   ): Promise<ReceiptPage> {
     const after = decodeCursor(cursor);
-    const query = this.knex('receipts as r')
-      .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
-      .leftJoin('log_leaves as ll', 'll.seq', 'l.seq')
-      .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
-      .leftJoin('log_entries as rl', 'rl.revokes', 'r.id')
+    const query = receiptsWithState(this.knex)
       .select(
         'r.id',
         'r.created_at',
@@ -284,6 +276,19 @@ export class ReceiptRepository implements ReceiptStore {
       nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined,
     };
   }
+}
+
+/**
+ * Receipts (`r`) with the rows their state is read from: the receipt's log entry (`l`) and its
+ * position in the log (`ll`, migration 015), the revocation audit row (`v`) and the revocation's
+ * log entry (`rl`).
+ */
+function receiptsWithState(db: Knex | Knex.Transaction) {
+  return db('receipts as r')
+    .leftJoin('log_entries as l', 'l.receipt_id', 'r.id')
+    .leftJoin('log_leaves as ll', 'll.seq', 'l.seq')
+    .leftJoin('revocations as v', 'v.receipt_id', 'r.id')
+    .leftJoin('log_entries as rl', 'rl.revokes', 'r.id');
 }
 
 const REVOKED = '(r.revoked_at is not null or v.receipt_id is not null or rl.seq is not null)';
