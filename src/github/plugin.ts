@@ -28,12 +28,14 @@ export default async function githubAppPlugin(
   opts: GitHubAppPluginOptions,
 ): Promise<void> {
   const { config } = opts;
-  if (!config.github && config.workers > 1) {
-    // the manifest flow keeps its one-time token and GitHub's state in one process's memory
-    app.log.info('GitHub App not configured: register it with WORKERS=1 (the /probot setup page)');
-    return;
-  }
   if (!config.github) {
+    if (config.workers > 1) {
+      // the manifest flow keeps its one-time token and GitHub's state in one process's memory
+      app.log.info(
+        'GitHub App not configured: register it with WORKERS=1 (the /probot setup page)',
+      );
+      return;
+    }
     const token = registerManifestSetup(app, { config });
     const base = config.publicUrl ?? `http://localhost:${config.port}`;
     app.log.info(
