@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { formatVerifierKey } from '../../src/evidence/note.js';
 import { runCaptured } from '../helpers/cli.js';
 import { createTestContext, listenLocally, tempDir, type TestContext } from '../helpers/context.js';
+import { rewriteLogInReverse } from '../helpers/log-rewrite.js';
 import { ciRequest } from '../http/hostile/requests.js';
 
 /**
@@ -101,15 +102,7 @@ describe('receipts log verify on a log changed in the database', () => {
     expect(
       (await run('log', 'verify', '--url', prefix, '--vkey', vkey, '--state', state)).code,
     ).toBe(0);
-    const knex = ctx.db.knex;
-    await knex.transaction(async (trx) => {
-      await trx('log_checkpoints').delete();
-      await trx('log_nodes').delete();
-      await trx('log_leaves').delete();
-      await trx('log_pending').delete();
-      await trx.raw('update log_entries set seq = -seq');
-      await trx.raw('insert into log_pending (seq) select seq from log_entries');
-    });
+    await rewriteLogInReverse(ctx.db.knex);
     await ctx.app.services.anchoring.sealAll();
     const res = await run('log', 'verify', '--url', prefix, '--vkey', vkey, '--state', state);
     expect(res.code).toBe(1);

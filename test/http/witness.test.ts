@@ -8,6 +8,7 @@ import {
   listenLocally,
   type TestContext,
 } from '../helpers/context.js';
+import { rewriteLogInReverse } from '../helpers/log-rewrite.js';
 import { freePort, startWitness, type TestWitness } from '../helpers/witness.js';
 import { ciRequest } from './hostile/requests.js';
 
@@ -161,15 +162,7 @@ describe('witnesses', () => {
   });
 
   it('refuse a rewritten log, and the checkpoint is not witnessed', async () => {
-    await ctx.db.knex.transaction(async (trx) => {
-      await trx('log_cosignatures').delete();
-      await trx('log_checkpoints').delete();
-      await trx('log_nodes').delete();
-      await trx('log_leaves').delete();
-      await trx('log_pending').delete();
-      await trx.raw('update log_entries set seq = -seq');
-      await trx.raw('insert into log_pending (seq) select seq from log_entries');
-    });
+    await rewriteLogInReverse(ctx.db.knex);
     const id = await issueAndSeal(ctx);
     const outcomes = await ctx.app.services.anchoring.cosignLatest();
     expect(outcomes.every((o) => !o.ok && o.detail.startsWith('HTTP 422'))).toBe(true);
