@@ -87,6 +87,7 @@ interface LogLine {
   pid?: number;
   slot?: number;
   workerPid?: number;
+  durationMs?: number;
 }
 
 /** The service's JSON log lines so far (the primary's and every worker's). */
@@ -214,6 +215,17 @@ describe('WORKERS > 1', () => {
         return sealed.length >= 2 ? true : undefined;
       }, 30_000);
       expect(await sealers()).toEqual(new Set([slot0]));
+      // each seal says how many entries it sealed, the tree's size after it and how long it took
+      for (const line of logLines(server).filter(
+        (l) => l.msg === 'sealed log entries into a checkpoint',
+      )) {
+        expect(line).toMatchObject({
+          sealed: expect.any(Number),
+          treeSize: expect.any(Number),
+          durationMs: expect.any(Number),
+        });
+        expect(line.durationMs).toBeGreaterThanOrEqual(0);
+      }
 
       // SIGTERM: every worker drains and exits, then the primary, with status 0
       const last = childrenOf(server.child.pid ?? -1);
