@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Batcher } from '../../src/storage/batcher.js';
 
 /** Group commit: a bad item fails only its own caller; an unavailable store fails the batch. */
@@ -22,11 +22,14 @@ describe('Batcher', () => {
       if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
       return items;
     }, 100);
-    // three I/O callbacks of one iteration (timers due together), then two during the write
-    const first = [1, 2, 3].map(
-      (i) => new Promise<number>((resolve) => setTimeout(() => resolve(batcher.submit(i)), 0)),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // 3 is submitted by a callback queued earlier in this iteration's check phase, 1 now, 2 in a
+    // microtask: all three arrive before the writer's own setImmediate, so one batch takes them.
+    // (Timers would be flaky here: each setTimeout reads the clock, so two may fall due 1 ms apart.)
+    const third = new Promise<number>((resolve) => setImmediate(() => resolve(batcher.submit(3))));
+    const one = batcher.submit(1);
+    const two = new Promise<number>((resolve) => queueMicrotask(() => resolve(batcher.submit(2))));
+    const first = [one, two, third];
+    await vi.waitFor(() => expect(batches).toHaveLength(1));
     expect(batches).toEqual([[1, 2, 3]]);
     const later = [4, 5].map((i) => batcher.submit(i));
     release();
