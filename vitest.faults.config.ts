@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
+    globalSetup: ['test/helpers/leftover-schemas.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 120_000,

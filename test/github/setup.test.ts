@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { tempDir, testConfig } from '../helpers/context.js';
+import type { StoreConfig } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { dropSchema, tempDir, testConfig } from '../helpers/context.js';
 import { GITHUB_API, PUBLIC_URL } from './helpers.js';
 
 /** Probot's first run: no credentials -> /probot registers the app from app.yml into .env. */
@@ -18,12 +20,18 @@ const stream = new Writable({
   },
 });
 let app: FastifyInstance;
+let db: Database;
+let store: StoreConfig;
 let token = '';
 
 beforeAll(async () => {
   nock.disableNetConnect();
+  const config = testConfig({ PUBLIC_URL, ENV_FILE: envFile, GH_ORG: 'acme' });
+  store = config.store;
+  db = await openDatabase(store);
   app = await buildApp({
-    config: testConfig({ PUBLIC_URL, ENV_FILE: envFile, GH_ORG: 'acme' }),
+    config,
+    db,
     logger: { level: 'info', stream },
   });
   await app.ready();
@@ -32,6 +40,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
+  await dropSchema(db, store);
+  await db.close();
   nock.enableNetConnect();
 });
 afterEach(() => {

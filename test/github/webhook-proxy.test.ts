@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { testConfig } from '../helpers/context.js';
+import type { StoreConfig } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { dropSchema, testConfig } from '../helpers/context.js';
 import { githubEnv, sign } from './helpers.js';
 import { TestOctokit } from './test-octokit.js';
 
@@ -15,6 +17,8 @@ const deliveries: { url: string; status: number }[] = [];
 let channel: http.ServerResponse | undefined;
 let smee: http.Server;
 let app: FastifyInstance;
+let db: Database;
+let store: StoreConfig;
 
 beforeAll(async () => {
   smee = http.createServer((req, res) => {
@@ -24,8 +28,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => smee.listen(0, '127.0.0.1', r));
   const source = `http://127.0.0.1:${(smee.address() as AddressInfo).port}/channel`;
+  const config = testConfig({ ...githubEnv(), WEBHOOK_PROXY_URL: source });
+  store = config.store;
+  db = await openDatabase(store);
   app = await buildApp({
-    config: testConfig({ ...githubEnv(), WEBHOOK_PROXY_URL: source }),
+    config,
+    db,
     logger: false,
     octokit: TestOctokit,
   });
@@ -37,6 +45,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
+  await dropSchema(db, store);
+  await db.close();
   channel?.end();
   smee.closeAllConnections();
   await new Promise<void>((r) => smee.close(() => r()));
