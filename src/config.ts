@@ -194,15 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const store: StoreConfig = e.DATABASE_URL
-    ? {
-        kind: 'postgres',
-        url: e.DATABASE_URL,
-        schema: e.DATABASE_SCHEMA,
-        poolMax: e.DATABASE_POOL_MAX,
-        queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
-      }
-    : { kind: 'embedded', dataDir };
+  const store = storeOf(e, dataDir);
   return {
     port: e.PORT,
     workers: workersOf(e.WORKERS, store),
@@ -219,10 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       key: e.SIGNING_KEY,
       keyFile: e.SIGNING_KEY_FILE,
       disabled: e.SIGNING_DISABLED,
-      trustedKids: (e.SIGNING_TRUSTED_KIDS ?? '')
-        .split(',')
-        .map((kid) => kid.trim())
-        .filter((kid) => kid.length > 0),
+      trustedKids: commaList(e.SIGNING_TRUSTED_KIDS) ?? [],
     },
     screeningListsDir: e.SCREENING_LISTS_DIR,
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
@@ -236,15 +225,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     witnesses: witnessesOf(e.WITNESSES, e.WITNESS_QUORUM, e.WITNESS_TIMEOUT_MS),
     logRateLimitMax: e.LOG_RATE_LIMIT_MAX,
     issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
-    ciOidc: {
-      issuers: oidcIssuers(e.CI_OIDC_ISSUERS),
-      audience: e.CI_OIDC_AUDIENCE ?? e.PUBLIC_URL?.replace(/\/+$/, ''),
-      clockSkewSeconds: e.CI_OIDC_CLOCK_SKEW_SECONDS,
-      jwksCooldownMs: e.CI_OIDC_JWKS_COOLDOWN_MS,
-    },
-    ciTrustedEvents: e.CI_TRUSTED_EVENTS?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    ciOidc: ciOidcOf(e),
+    ciTrustedEvents: commaList(e.CI_TRUSTED_EVENTS),
     github: githubConfig(e),
     githubSetup: {
       webhookProxyUrl: e.WEBHOOK_PROXY_URL,
@@ -254,6 +236,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       envFile: path.resolve(e.ENV_FILE ?? '.env'),
     },
   };
+}
+
+/** DATABASE_URL set: PostgreSQL; else the embedded store in DATA_DIR. */
+function storeOf(e: z.infer<typeof EnvSchema>, dataDir: string): StoreConfig {
+  if (!e.DATABASE_URL) return { kind: 'embedded', dataDir };
+  return {
+    kind: 'postgres',
+    url: e.DATABASE_URL,
+    schema: e.DATABASE_SCHEMA,
+    poolMax: e.DATABASE_POOL_MAX,
+    queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
+  };
+}
+
+/** OIDC tokens of CI runs: their issuers, and the audience they must name (PUBLIC_URL by default). */
+function ciOidcOf(e: z.infer<typeof EnvSchema>): Config['ciOidc'] {
+  return {
+    issuers: oidcIssuers(e.CI_OIDC_ISSUERS),
+    audience: e.CI_OIDC_AUDIENCE ?? e.PUBLIC_URL?.replace(/\/+$/, ''),
+    clockSkewSeconds: e.CI_OIDC_CLOCK_SKEW_SECONDS,
+    jwksCooldownMs: e.CI_OIDC_JWKS_COOLDOWN_MS,
+  };
+}
+
+/** `a, b,,c` → ['a', 'b', 'c']; unset → undefined. */
+function commaList(raw: string | undefined): string[] | undefined {
+  return raw
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 /**

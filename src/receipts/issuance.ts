@@ -112,23 +112,12 @@ export class ReceiptIssuer {
       allowedRepositories: policy.repositories,
       runFacts: options.runFacts,
     });
-    const proven = identitySubject(identity);
     const draft: ReceiptDraft = {
       receiptId: randomUUID(),
       createdAt: now.toISOString(),
       policyProfile: profileId,
       inputsCommitment,
-      subject: {
-        kind: 'ci-workflow-run',
-        externalId: request.externalId,
-        headSha: request.headSha,
-        repository: request.repository.fullName,
-        eventName: request.provenance.eventName,
-        subjectKind: request.subject.kind,
-        summary: request.subject.summary,
-        ...(options.subjectDigest ? { artifactDigest: options.subjectDigest } : {}),
-        ...(proven ? { identity: proven } : {}),
-      },
+      subject: ciSubject(request, identity, options.subjectDigest),
       outcomes,
     };
     const stored = await this.store(tenant, {
@@ -214,4 +203,24 @@ function sameInputs(record: ReceiptRecord, inputsCommitment: string): ReceiptRec
     'externalId was already used for a different request; use a new externalId',
     { details: { externalId: record.externalId, receiptId: record.id } },
   );
+}
+
+/** What a CI receipt says it is about: the run, and the artifact and identity when proven. */
+function ciSubject(
+  request: CiVerificationRequest,
+  identity: CiIdentityEvidence,
+  subjectDigest: string | undefined,
+): ReceiptDraft['subject'] {
+  const proven = identitySubject(identity);
+  return {
+    kind: 'ci-workflow-run',
+    externalId: request.externalId,
+    headSha: request.headSha,
+    repository: request.repository.fullName,
+    eventName: request.provenance.eventName,
+    subjectKind: request.subject.kind,
+    summary: request.subject.summary,
+    ...(subjectDigest ? { artifactDigest: subjectDigest } : {}),
+    ...(proven ? { identity: proven } : {}),
+  };
 }
