@@ -44,6 +44,24 @@ credentials are then written to <code>.env</code>. Restart the service afterward
 <button type="submit">Register on GitHub</button></form></body></html>`;
 }
 
+/** Setup pages opened but not yet come back from GitHub that are still honoured. */
+const MAX_PENDING_STATES = 32;
+
+/** GitHub's exchange of a manifest code for the new app's credentials. */
+async function convertManifest(config: Config, code: string, OctokitClass: typeof Octokit) {
+  const quiet = () => undefined;
+  const log = { debug: quiet, info: quiet, warn: quiet, error: quiet }; // the error is ours
+  const baseUrl = apiBase(config);
+  const octokit = new OctokitClass({ log, ...(baseUrl ? { baseUrl } : {}) });
+  try {
+    return (await octokit.request('POST /app-manifests/{code}/conversions', { code })).data;
+  } catch (err) {
+    throw new ServiceError('setup_failed', 'GitHub did not convert the manifest code', {
+      cause: err,
+    });
+  }
+}
+
 export function registerManifestSetup(app: FastifyInstance, options: SetupOptions): string {
   const { config } = options;
   const token = randomBytes(18).toString('base64url');
@@ -67,6 +85,8 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
         );
       }
       const state = randomBytes(18).toString('base64url');
+      // only the token's holder adds states; still, keep the newest few, not every page view
+      if (states.size >= MAX_PENDING_STATES) states.delete(states.values().next().value as string);
       states.add(state);
       const manifest = appManifest({
         baseUrl: baseUrl(request),
@@ -87,21 +107,7 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
         'unknown or used setup state; start again at /probot',
       );
     }
-    const OctokitClass = options.octokit ?? Octokit;
-    const quiet = () => undefined;
-    const log = { debug: quiet, info: quiet, warn: quiet, error: quiet }; // the error is ours
-    const octokit = new OctokitClass({
-      log,
-      ...(apiBase(config) ? { baseUrl: apiBase(config) } : {}),
-    });
-    let data;
-    try {
-      ({ data } = await octokit.request('POST /app-manifests/{code}/conversions', { code }));
-    } catch (err) {
-      throw new ServiceError('setup_failed', 'GitHub did not convert the manifest code', {
-        cause: err,
-      });
-    }
+    const data = await convertManifest(config, code, options.octokit ?? Octokit);
     mergeEnvFile(config.githubSetup.envFile, {
       APP_ID: String(data.id),
       PRIVATE_KEY: data.pem,

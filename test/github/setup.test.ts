@@ -127,4 +127,13 @@ describe('GitHub App setup (manifest flow)', () => {
     expect(res.json()).toMatchObject({ error: 'dependency_unavailable' });
     expect(fs.readFileSync(envFile, 'utf8')).toBe(before);
   });
+
+  it('keeps only the newest 32 setup states: the oldest page opened is then refused', async () => {
+    const stateOf = async () => new URL((await setupPage()).action).searchParams.get('state');
+    const oldest = await stateOf();
+    for (let i = 0; i < 32; i++) await stateOf();
+    const res = await app.inject({ url: `/probot/setup?code=c0de&state=${oldest}` });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ error: 'forbidden' });
+  });
 });
