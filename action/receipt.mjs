@@ -62,6 +62,30 @@ async function run(inputs) {
   );
   const digest = await subjectDigest(env);
   if (digest) log.info(`The receipt will record the artifact digest ${digest}`);
+  const oidcToken = await identityToken(inputs);
+  const response = await postWithRetry({
+    oidcToken,
+    subjectDigest: digest,
+    url: `${apiUrl}/api/v1/verifications/ci`,
+    apiKey: inputs.apiKey,
+    body: request,
+    timeoutMs: inputs.timeoutMs,
+    maxAttempts: inputs.maxAttempts,
+    log: log.info,
+  });
+  const result = receiptOf(response);
+  const failed = failsPolicy(result.receiptStatus, failOn);
+  await publish(inputs, result, failed, Boolean(oidcToken));
+  return conclude(result, failOn, failed);
+}
+
+/**
+ * The run's OIDC token (masked), or undefined when the job may not ask for one.
+ *
+ * @param {import('./lib/inputs.mjs').Inputs} inputs
+ * @returns {Promise<string | undefined>}
+ */
+async function identityToken(inputs) {
   const oidcToken = await requestIdToken(env, inputs.oidcAudience, inputs.timeoutMs);
   if (oidcToken) {
     addMask(oidcToken);
@@ -74,20 +98,20 @@ async function run(inputs) {
         'verify who ran this workflow and the receipt will be compliance_gap (ci.identity identity_unverified)',
     );
   }
-  const response = await postWithRetry({
-    oidcToken,
-    subjectDigest: digest,
-    url: `${apiUrl}/api/v1/verifications/ci`,
-    apiKey: inputs.apiKey,
-    body: request,
-    timeoutMs: inputs.timeoutMs,
-    maxAttempts: inputs.maxAttempts,
-    log: log.info,
-  });
-  const result = receiptOf(response);
-  const receiptUrl = `${apiUrl}/api/v1/receipt/${encodeURIComponent(result.receiptId)}`;
-  const failed = failsPolicy(result.receiptStatus, failOn);
+  return oidcToken;
+}
 
+/**
+ * Saves the evidence files, then writes the step outputs and the job summary.
+ *
+ * @param {import('./lib/inputs.mjs').Inputs} inputs
+ * @param {import('./lib/report.mjs').CiResult} result
+ * @param {boolean} failed
+ * @param {boolean} identified whether an OIDC token was sent
+ */
+async function publish(inputs, result, failed, identified) {
+  const { apiUrl, failOn } = inputs;
+  const receiptUrl = `${apiUrl}/api/v1/receipt/${encodeURIComponent(result.receiptId)}`;
   const files = await saveEvidence(apiUrl, inputs.apiKey, result.receiptId, inputs.timeoutMs);
   const written = writeOutputs(env.GITHUB_OUTPUT, {
     'receipt-id': result.receiptId,
@@ -102,14 +126,24 @@ async function run(inputs) {
     env.GITHUB_STEP_SUMMARY,
     log.redact(receiptSummary(result, receiptUrl, failOn, failed)),
   );
-  if (!oidcToken) {
+  if (!identified) {
     writeSummary(
       env.GITHUB_STEP_SUMMARY,
       '_No OIDC token was sent: the job does not grant `permissions: id-token: write`, so the ' +
         'service could not verify who ran this workflow._\n',
     );
   }
+}
 
+/**
+ * Logs the outcome and gives the exit code `fail-on` asks for.
+ *
+ * @param {import('./lib/report.mjs').CiResult} result
+ * @param {import('./lib/inputs.mjs').FailOn} failOn
+ * @param {boolean} failed
+ * @returns {number}
+ */
+function conclude(result, failOn, failed) {
   log.info(
     `${result.title}: receipt ${result.receiptId}, status ${result.receiptStatus}, conclusion ${result.conclusion}`,
   );
