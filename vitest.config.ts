@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/leftover-schemas.ts'],
+    globalSetup: ['test/helpers/leftover-schemas.ts', 'test/helpers/embedded-template.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { loadConfig, type Config, type StoreConfig } from '../../src/config.js';
@@ -10,13 +11,32 @@ import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories, type Repositories } from '../../src/storage/repositories.js';
 
 /**
- * Every test file gets its own store: a fresh in-memory PGlite, or, when DATABASE_URL is set
- * (the PostgreSQL leg of .ci/run), a fresh schema dropped at the end. Never leftovers.
+ * Every test file gets its own store: a fresh embedded store in a DATA_DIR of its own (a copy of
+ * the run's empty cluster, see embedded-template.ts), or, when DATABASE_URL is set (the
+ * PostgreSQL leg of .ci/run), a fresh schema dropped at the end. Never leftovers.
  */
 export function testStore(): StoreConfig {
   const url = process.env.DATABASE_URL;
-  if (!url) return { kind: 'embedded', dataDir: null };
+  if (!url) return { kind: 'embedded', dataDir: embeddedCopy() };
   return { kind: 'postgres', url, schema: `t_${randomBytes(6).toString('hex')}`, poolMax: 10 };
+}
+
+/** Removes a store made by embeddedCopy() once it is closed (about 40 MB each). */
+export function discardCopy(store: StoreConfig): void {
+  if (
+    store.kind === 'embedded' &&
+    store.dataDir?.startsWith(path.dirname(inject('embeddedTemplate')))
+  ) {
+    fs.rmSync(store.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A DATA_DIR holding a copy of the run's empty embedded cluster (test/helpers/embedded-template.ts). */
+function embeddedCopy(): string {
+  const template = inject('embeddedTemplate');
+  const dir = path.join(path.dirname(template), `store-${randomBytes(6).toString('hex')}`);
+  fs.cpSync(template, dir, { recursive: true });
+  return dir;
 }
 
 export const isPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
@@ -86,6 +106,7 @@ export async function createTestContext(
       await app.close();
       await dropSchema(db, config.store);
       await db.close();
+      discardCopy(config.store);
     },
   };
 }
