@@ -64,10 +64,40 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** parseArgs with strict flags; unknown or malformed flags become a CliError. */
 export function flags<O extends Options>(ctx: CliContext, options: O) {
   try {
-    return parseArgs({ args: ctx.args, options, allowPositionals: true, strict: true });
+    const args = dashValuesJoined(ctx.args, options);
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new CliError((err as Error).message);
   }
+}
+
+/**
+ * `--flag -value` as `--flag=-value` for a string flag: a base64url key or id starts with '-' one
+ * time in 64, and parseArgs refuses such a value as ambiguous. A value that starts with `--` is
+ * still refused, so a forgotten value (`--tenant --id X`) stays an error.
+ */
+function dashValuesJoined(args: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    const option = arg.startsWith('--') ? options[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-[^-]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+/**
+ * The arguments of a command that takes no flags, all positional: a key id is base64url and may
+ * start with '-', which parseArgs would take for a flag. A leading `--` is dropped.
+ */
+export function positionalsOnly(ctx: CliContext): string[] {
+  return ctx.args[0] === '--' ? ctx.args.slice(1) : [...ctx.args];
 }
 
 export function required(value: string | boolean | undefined, name: string): string {

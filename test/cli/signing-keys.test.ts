@@ -10,7 +10,8 @@ afterAll(cleanup);
 
 describe('receipts signing-keys endorse', () => {
   it('makes a stored key without an endorsement trusted; an unknown kid is exit 1', async () => {
-    const legacy = createSigner(ed25519Pem()).publicJwk;
+    // a kid is base64url: one in 64 starts with '-', which a flag parser takes for an option
+    const legacy = keyWhoseKidStartsWith('-');
     const db = await openDatabase(store);
     await db.knex('signing_keys').insert({ kid: legacy.kid, public_jwk: legacy });
     await db.close();
@@ -24,5 +25,15 @@ describe('receipts signing-keys endorse', () => {
     const unknown = await cli('signing-keys', 'endorse', 'no-such-kid');
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('no-such-kid');
+    const twoKids = await cli('signing-keys', 'endorse', legacy.kid, 'another');
+    expect(twoKids.code).toBe(2);
+    expect(twoKids.err).toContain('usage: receipts signing-keys endorse KID');
   });
 });
+
+function keyWhoseKidStartsWith(prefix: string) {
+  for (;;) {
+    const jwk = createSigner(ed25519Pem()).publicJwk;
+    if (jwk.kid.startsWith(prefix)) return jwk;
+  }
+}

@@ -1,7 +1,7 @@
 import { defaultKeyFile, generateSigningKeyPem, writeKeyFile } from '../../receipts/key-source.js';
 import { endorse, rotationEndorsements } from '../../receipts/key-trust.js';
 import { createSigner } from '../../receipts/signer.js';
-import { CliError, flags, withServices, type Command } from '../context.js';
+import { CliError, flags, positionalsOnly, withServices, type Command } from '../context.js';
 
 /**
  * Generates a new Ed25519 key, writes it where the server reads its key from (or --out), and
@@ -41,9 +41,8 @@ const rotate: Command = async (ctx) => {
  * before endorsements existed). Only for keys the operator knows to be the service's own.
  */
 const endorseKey: Command = async (ctx) => {
-  const { positionals } = flags(ctx, {});
-  const kid = positionals[0];
-  if (!kid) throw new CliError('usage: receipts signing-keys endorse KID');
+  const [kid, ...extra] = positionalsOnly(ctx);
+  if (!kid || extra.length > 0) throw new CliError('usage: receipts signing-keys endorse KID');
   await withServices(
     ctx,
     async (services) => {
