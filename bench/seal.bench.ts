@@ -13,7 +13,7 @@ import type { StoreConfig } from '../src/config.js';
 import { createSigner } from '../src/receipts/signer.js';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { createRepositories } from '../src/storage/repositories.js';
-import { dropSchema, ed25519Pem } from '../test/helpers/context.js';
+import { closeStore, ed25519Pem } from '../test/helpers/context.js';
 
 const PENDING = Number(process.env.BENCH_PENDING ?? 100_000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -69,8 +69,7 @@ async function run(name: string, store: StoreConfig): Promise<string> {
     const proofMs = (performance.now() - t) / records.length;
     return `| ${name} | ${sealed.sealed} | ${(sealMs / 1000).toFixed(2)} | ${Math.round(sealed.sealed / (sealMs / 1000))} | ${stallMs.toFixed(0)} | ${proofMs.toFixed(2)} |`;
   } finally {
-    await dropSchema(db, store);
-    await db.close();
+    await closeStore(db, store);
   }
 }
 

@@ -25,7 +25,7 @@ import pg from 'pg';
 import type { StoreConfig } from '../src/config.js';
 import { openDatabase } from '../src/storage/database.js';
 import { createRepositories } from '../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, tempDir } from '../test/helpers/context.js';
+import { closeStore, ed25519Pem, tempDir } from '../test/helpers/context.js';
 import { registerNotary, validRequest } from '../test/helpers/ron.js';
 import { load, printMedians, printTable, type Figures } from './harness.js';
 import { ROOT, startBareRoute, startService } from './processes.js';
@@ -249,8 +249,7 @@ async function round(): Promise<Figures[]> {
   } finally {
     const db = await openDatabase(pg, { migrate: false }).catch(() => undefined);
     if (db) {
-      await dropSchema(db, pg);
-      await db.close();
+      await closeStore(db, pg);
     }
   }
   return rows;

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { rawEd25519PublicKey } from '../../src/receipts/revocation.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories, type Repositories } from '../../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, tempDir, testConfig } from '../../test/helpers/context.js';
+import { closeStore, ed25519Pem, tempDir, testConfig } from '../../test/helpers/context.js';
 import { samplePdf } from '../../test/helpers/requests.js';
 import { registerNotary, validRequest, type Notary } from '../../test/helpers/ron.js';
 import type { SoakSettings } from './settings.js';
@@ -91,8 +91,7 @@ export async function withSoakServer<T>(
     return await use({ app, knex: db.knex, baseUrl, token, notary, issuerPem, seedIds }, scratch);
   } finally {
     await app?.close();
-    await dropSchema(db, store);
-    await db.close();
+    await closeStore(db, store);
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, isPostgres, tempDir, testStore } from '../helpers/context.js';
+import { closeStore, ed25519Pem, isPostgres, tempDir, testStore } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
 import { spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { registerNotary, SAMPLE_LISTS_DIR, validRequest, type Notary } from '../helpers/ron.js';
@@ -130,8 +130,7 @@ describe('WORKERS > 1', () => {
       if (store.kind !== 'postgres') throw new Error('PostgreSQL only');
       const setup = await openDatabase(store);
       cleanups.push(async () => {
-        await dropSchema(setup, store);
-        await setup.close();
+        await closeStore(setup, store);
       });
       const repos = createRepositories(setup);
       const { token } = await repos.apiKeys.create({

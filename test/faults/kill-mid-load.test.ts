@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
+import { closeStore, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
 import { spawnServer } from '../helpers/server-process.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
@@ -124,8 +124,7 @@ async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
     expect(audit.rows).toBeGreaterThanOrEqual(acknowledged.length);
   } finally {
     await app.close();
-    await dropSchema(db, store);
-    await db.close();
+    await closeStore(db, store);
   }
 }
 

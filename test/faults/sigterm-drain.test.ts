@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
+import { closeStore, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
 import { samplePdf } from '../helpers/requests.js';
 import { spawnServer } from '../helpers/server-process.js';
@@ -27,8 +27,8 @@ let dataDir: string | undefined;
 const store = postgresFaultsEnabled() ? faultStore('sigterm', 10) : undefined;
 afterAll(async () => {
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
-  if (db && store) await dropSchema(db, store);
-  await db?.close();
+  if (db && store) await closeStore(db, store);
+  else await db?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

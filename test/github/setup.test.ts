@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { dropSchema, tempDir, testConfig } from '../helpers/context.js';
+import { closeStore, tempDir, testConfig } from '../helpers/context.js';
 import { GITHUB_API, PUBLIC_URL } from './helpers.js';
 
 /** Probot's first run: no credentials -> /probot registers the app from app.yml into .env. */
@@ -40,8 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await dropSchema(db, store);
-  await db.close();
+  await closeStore(db, store);
   nock.enableNetConnect();
 });
 afterEach(() => {

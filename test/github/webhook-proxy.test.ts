@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { dropSchema, testConfig } from '../helpers/context.js';
+import { closeStore, testConfig } from '../helpers/context.js';
 import { githubEnv, sign } from './helpers.js';
 import { TestOctokit } from './test-octokit.js';
 
@@ -45,8 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await dropSchema(db, store);
-  await db.close();
+  await closeStore(db, store);
   channel?.end();
   smee.closeAllConnections();
   await new Promise<void>((r) => smee.close(() => r()));

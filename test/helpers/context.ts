@@ -21,16 +21,6 @@ export function testStore(): StoreConfig {
   return { kind: 'postgres', url, schema: `t_${randomBytes(6).toString('hex')}`, poolMax: 10 };
 }
 
-/** Removes a store made by embeddedCopy() once it is closed (about 40 MB each). */
-export function discardCopy(store: StoreConfig): void {
-  if (
-    store.kind === 'embedded' &&
-    store.dataDir?.startsWith(path.dirname(inject('embeddedTemplate')))
-  ) {
-    fs.rmSync(store.dataDir, { recursive: true, force: true });
-  }
-}
-
 /** A DATA_DIR holding a copy of the run's empty embedded cluster (test/helpers/embedded-template.ts). */
 function embeddedCopy(): string {
   const template = inject('embeddedTemplate');
@@ -38,6 +28,12 @@ function embeddedCopy(): string {
   fs.cpSync(template, dir, { recursive: true });
   return dir;
 }
+
+/** Where embeddedCopy() puts its copies: beside the template (none without the suite's setup). */
+const copiesRoot = (): string | undefined => {
+  const template = inject('embeddedTemplate') as string | undefined;
+  return template ? path.dirname(template) : undefined;
+};
 
 export const isPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 
@@ -77,10 +73,19 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function dropSchema(db: Database, store: StoreConfig): Promise<void> {
+/**
+ * Closes a test store and removes what it leaves behind: its PostgreSQL schema, or the embedded
+ * copy testStore() made (about 40 MB).
+ */
+export async function closeStore(db: Database, store: StoreConfig): Promise<void> {
   if (store.kind === 'postgres' && store.schema) {
     await db.knex.raw('drop schema if exists ?? cascade', [store.schema]);
   }
+  await db.close();
+  if (store.kind !== 'embedded' || !store.dataDir) return;
+  const root = copiesRoot(); // asked only here: benches close PostgreSQL stores outside vitest
+  if (root && store.dataDir.startsWith(root + path.sep))
+    fs.rmSync(store.dataDir, { recursive: true, force: true });
 }
 
 export async function createTestContext(
@@ -104,9 +109,7 @@ export async function createTestContext(
     },
     async close() {
       await app.close();
-      await dropSchema(db, config.store);
-      await db.close();
-      discardCopy(config.store);
+      await closeStore(db, config.store);
     },
   };
 }

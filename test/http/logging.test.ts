@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories, type Repositories } from '../../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, testConfig } from '../helpers/context.js';
+import { closeStore, ed25519Pem, testConfig } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
 import { registerNotary, validRequest } from '../helpers/ron.js';
 
@@ -141,8 +141,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  await dropSchema(db, config.store);
-  await db?.close();
+  await closeStore(db, config.store);
 });
 
 const requestLines = () => lines.slice(firstRequestLine);

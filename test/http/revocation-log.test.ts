@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrate } from '../../src/storage/migrations/index.js';
 import {
   createTestContext,
-  dropSchema,
+  closeStore,
   ed25519Pem,
   testStore,
   type TestContext,
@@ -219,8 +219,7 @@ describe('migration 008', () => {
       expect(Buffer.from(rows[1].entry).equals(expected.entry)).toBe(true);
       expect(Buffer.from(rows[1].leaf_hash).equals(expected.leafHash)).toBe(true);
     } finally {
-      await dropSchema(db, store);
-      await db.close();
+      await closeStore(db, store);
     }
   });
 });

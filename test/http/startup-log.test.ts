@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { dropSchema, testConfig } from '../helpers/context.js';
+import { closeStore, testConfig } from '../helpers/context.js';
 
 async function startupLines(env: Record<string, string>): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
@@ -17,8 +17,7 @@ async function startupLines(env: Record<string, string>): Promise<Record<string,
   const app = await buildApp({ config, db, logger: { level: 'info', stream } });
   await app.ready();
   await app.close();
-  await dropSchema(db, config.store);
-  await db.close();
+  await closeStore(db, config.store);
   return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 

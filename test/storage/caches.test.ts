@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories, type Repositories } from '../../src/storage/repositories.js';
-import { dropSchema, ed25519Pem, isPostgres, testConfig, testStore } from '../helpers/context.js';
+import { closeStore, ed25519Pem, isPostgres, testConfig, testStore } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { registerNotary, validRequest } from '../helpers/ron.js';
 
@@ -31,9 +31,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await appA.close();
   await appB.close();
-  await dropSchema(dbA, store);
   if (dbB !== dbA) await dbB.close();
-  await dbA.close();
+  await closeStore(dbA, store);
 });
 
 /** Polls `check` until true, for at most `ms`; returns how long it took. */

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrate } from '../../src/storage/migrations/index.js';
-import { dropSchema, testStore } from '../helpers/context.js';
+import { closeStore, testStore } from '../helpers/context.js';
 import { refLeafHash } from '../helpers/merkle-reference.js';
 
 /** Migration 015: leaf positions and the queue move out of log_entries, nothing lost. */
@@ -74,8 +74,7 @@ describe('migration 015', () => {
         .returning('seq')) as { seq: string | number }[];
       expect(await queued()).toEqual([pending, Number(row!.seq)]);
     } finally {
-      await dropSchema(db, store);
-      await db.close();
+      await closeStore(db, store);
     }
   });
 });
