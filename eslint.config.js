@@ -55,19 +55,25 @@ export default tseslint.config(
     files: ['src/cli/**'],
     rules: forbid(HTTP),
   },
-  // The offline verifier runs in browsers too and shares no code with the issuing side.
+  // The relying party's verifier runs in browsers too, installs on its own and shares no code
+  // with the issuing side: only its command line (src/cli) may use Node built-ins.
   {
-    files: ['src/evidence/*.ts'],
+    files: ['packages/verify/src/**'],
+    ignores: ['packages/verify/src/cli/**'],
     rules: forbid(
-      [['node:*'], 'src/evidence runs in the browser: no Node built-in'],
-      [['../*'], 'src/evidence is self-contained: the verifier shares no code with the issuer'],
+      [['node:*'], 'the verifier runs in the browser: no Node built-in outside its cli/'],
+      [['../../../*', '../../../../*'], 'the verifier package is self-contained'],
     ),
   },
   {
-    files: ['src/evidence/page/**'],
+    files: ['packages/verify/src/cli/**'],
+    rules: forbid([['../../../*'], 'the verifier package is self-contained']),
+  },
+  {
+    files: ['src/verify-page/**'],
     rules: forbid(
       [['node:*'], 'the verify page runs in the browser: no Node built-in'],
-      [['../../*'], 'the verify page uses src/evidence only'],
+      [['../*'], 'the verify page uses the verifier package only'],
     ),
   },
   {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { verifyAliases } from './vitest.config.js';
 
 /**
  * Fault-injection tests (`npm run test:faults`): they terminate backends and stop and start the
@@ -7,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run test:faults
  */
 export default defineConfig({
+  resolve: { alias: verifyAliases },
   test: {
     include: ['test/faults/**/*.test.ts'],
     globalSetup: ['test/helpers/leftover-schemas.ts'],

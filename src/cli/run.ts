@@ -11,7 +11,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
 import { tenantCommands } from './commands/tenants.js';
-import { verifyCommand } from './commands/verify.js';
+import { main as verifyCommand } from '@verification-receipts/verify/cli';
 import type { Services } from '../services.js';
 import { adminSocketPath, forwardToServer } from './admin-channel.js';
 import { CliError, type CliIo, type Command } from './context.js';
@@ -51,7 +51,7 @@ export const USAGE = `usage: receipts <command> [flags]
   signing-keys endorse KID
   migrate
   demo [--url URL] [--dir DIR]      the whole story against a running (or started) service
-  verify FILE [--jwks FILE|URL] [--key FILE] [--online URL] [--json]
+  verify FILE (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [--artifact FILE] [--json]
                                     check a bundle or PDF receipt offline (no store, no service)
 
   --version                         print the version

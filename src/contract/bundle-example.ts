@@ -1,6 +1,6 @@
 /**
  * The worked example of docs/verification.md (docs/examples/receipt-bundle.json, built by the
- * service code from fixed inputs and checked byte for byte by test/evidence/worked-example.test.ts),
+ * service code from fixed inputs and checked byte for byte by test/verifier/worked-example.test.ts),
  * shown in the OpenAPI document as the example of ReceiptBundle. A complete, anchored bundle that
  * verifies offline.
  */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BUNDLE_MEDIA_TYPE, LEAF_VERSION } from '../evidence/bundle.js';
+import { BUNDLE_MEDIA_TYPE, LEAF_VERSION } from '@verification-receipts/verify';
 import { StoredReceipt } from './verification.js';
 
 /**
- * The receipt bundle (docs/verification.md, src/evidence/bundle.ts), as served by
+ * The receipt bundle (docs/verification.md, packages/verify/src/bundle.ts), as served by
  * GET /api/v1/receipt/{receiptId}/bundle and published as a JSON Schema.
  */
 const Sha256Wire = z.string().regex(/^sha256:[0-9a-f]{64}$/);

@@ -4,7 +4,7 @@ import {
   LEAF_VERSION,
   type BundleKey,
   type ReceiptBundle,
-} from '../evidence/bundle.js';
+} from '@verification-receipts/verify';
 import { canonicalReceipt } from './canonical.js';
 import type { ReceiptRecord } from './ports.js';
 import type { Ed25519PublicJwk } from './signer.js';
@@ -12,7 +12,7 @@ import type { StoredReceipt } from './types.js';
 
 /**
  * The receipt bundle (docs/verification.md): the stored receipt with everything an offline
- * verifier needs. Its format is defined once, in src/evidence/bundle.ts (which the verifier
+ * verifier needs. Its format is defined once, in packages/verify/src/bundle.ts (which the verifier
  * reads); this builds one from a stored receipt.
  */
 export { BUNDLE_MEDIA_TYPE };

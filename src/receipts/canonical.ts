@@ -7,7 +7,7 @@ export type UnsignedReceipt = Omit<StoredReceipt, 'receiptHash' | 'receiptSignat
 /**
  * RFC 8785 JSON Canonicalization Scheme, written for the issuing path: one string built left to
  * right, no intermediate arrays of parts. (The `canonicalize` package, which the offline
- * verifier in src/evidence uses, allocated about a quarter of everything a request allocated.)
+ * verifier in packages/verify uses, allocated about a quarter of everything a request allocated.)
  *
  * - Primitives as ECMAScript JSON.stringify writes them (§3.2.2): numbers by Number::toString
  *   (-0 as 0), strings with JSON's escapes and every other code point as is.

@@ -37,18 +37,24 @@ describe('the layout import rules are enforced by lint', () => {
     expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
   });
 
-  it('the offline verifier imports no Node built-in and nothing outside src/evidence', async () => {
+  it('the verifier package imports no Node built-in (but in its cli/) and nothing outside itself', async () => {
     for (const line of [
       "import { createHash } from 'node:crypto';",
-      "import { canonicalJson } from '../receipts/canonical.js';",
-      "import { leafHash } from '../anchoring/merkle.js';",
+      "import { canonicalJson } from '../../../src/receipts/canonical.js';",
+      "import { leafHash } from '../../../../src/anchoring/merkle.js';",
     ]) {
-      expect(await violations('src/evidence/example.ts', line), line).toContain(
+      expect(await violations('packages/verify/src/log/example.ts', line), line).toContain(
         'no-restricted-imports',
       );
     }
-    const own = "import { sha256 } from './primitives.js';";
-    expect(await violations('src/evidence/example.ts', own)).toEqual([]);
+    const own = "import { sha256 } from '../primitives.js';";
+    expect(await violations('packages/verify/src/log/example.ts', own)).toEqual([]);
+    const fs = "import fs from 'node:fs';";
+    expect(await violations('packages/verify/src/cli/example.ts', fs)).toEqual([]);
+    const service = "import { loadConfig } from '../../../../src/config.js';";
+    expect(await violations('packages/verify/src/cli/example.ts', service)).toContain(
+      'no-restricted-imports',
+    );
   });
 
   it('the domain may import its own modules and the contract', async () => {

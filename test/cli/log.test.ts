@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatVerifierKey } from '../../src/evidence/note.js';
+import { formatVerifierKey } from '@verification-receipts/verify/log';
 import { runCaptured } from '../helpers/cli.js';
 import { createTestContext, listenLocally, tempDir, type TestContext } from '../helpers/context.js';
 import { rewriteLogInReverse } from '../helpers/log-rewrite.js';

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_MEDIA_TYPE } from '../../src/evidence/bundle.js';
-import { verifyBundle } from '../../src/evidence/verify.js';
+import { BUNDLE_MEDIA_TYPE, verifyBundle } from '@verification-receipts/verify';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { minimalRequest } from '../helpers/requests.js';
-import { anchoredBundle, jwksKeys } from '../evidence/helpers.js';
+import { anchoredBundle, jwksKeys } from '../verifier/helpers.js';
 
 let ctx: TestContext;
 let key: string;
@@ -33,8 +32,8 @@ describe('GET /api/v1/receipt/:id/bundle', () => {
     const bundle = res.json();
     expect(bundle.mediaType).toBe(BUNDLE_MEDIA_TYPE);
     expect(bundle.logEntry).toBeUndefined();
-    const verdict = verifyBundle(bundle, { keys: await jwksKeys(ctx) });
-    expect(verdict.verified).toBe(true);
+    const verdict = verifyBundle(bundle, { trust: { keys: await jwksKeys(ctx) } });
+    expect(verdict.authentic).toBe(true);
     expect(verdict.steps.map((s) => [s.id, s.status])).toEqual([
       ['format', 'PASS'],
       ['canonical-form', 'PASS'],
@@ -49,13 +48,17 @@ describe('GET /api/v1/receipt/:id/bundle', () => {
 
   it('once anchored carries the inclusion proof and signed checkpoint, and every step passes', async () => {
     const bundle = await anchoredBundle(ctx, key);
-    const verdict = verifyBundle(bundle, { keys: await jwksKeys(ctx) });
-    expect(verdict.steps.filter((s) => s.status !== 'PASS')).toEqual([]);
-    expect(verdict.verified).toBe(true);
-    // without pinned keys the key is taken from the bundle: verified, with a warning
-    const unpinned = verifyBundle(bundle);
-    expect(unpinned.verified).toBe(true);
-    expect(unpinned.steps.find((s) => s.id === 'key-trust')?.status).toBe('WARN');
+    const verdict = verifyBundle(bundle, { trust: { keys: await jwksKeys(ctx) } });
+    expect(verdict.steps.filter((s) => s.status !== 'PASS' && s.id !== 'witnesses')).toEqual([]);
+    expect(verdict.authentic).toBe(true);
+    // without a trust root nothing is authentic: a bundle carries a key of its author's choosing
+    const unpinned = verifyBundle(bundle, { trust: {} });
+    expect(unpinned.authentic).toBe(false);
+    expect(unpinned.failedStep).toBe('key-trust');
+    const insecure = verifyBundle(bundle, { trust: { insecureIgnoreTrust: true } });
+    expect(insecure.authentic).toBe(true);
+    expect(insecure.insecure).toBe(true);
+    expect(insecure.steps.find((s) => s.id === 'key-trust')?.status).toBe('WARN');
   });
 
   it('is 404 for another tenant and needs the read scope', async () => {

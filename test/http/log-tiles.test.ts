@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTileIndex } from '../../src/anchoring/tile-path.js';
-import { openNote, parseCheckpointBody, parseVerifierKey } from '../../src/evidence/note.js';
+import { openNote, parseCheckpointBody, parseVerifierKey } from '@verification-receipts/verify/log';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import {
   consistency,

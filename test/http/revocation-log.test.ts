@@ -2,7 +2,7 @@ import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTileIndex } from '../../src/anchoring/tile-path.js';
 import { parseEntryBundle } from '../../src/cli/log-monitor/audit.js';
-import { verifyStatus } from '../../src/evidence/status.js';
+import { verifyStatus } from '@verification-receipts/verify';
 import { revocationEntry } from '../../src/receipts/log-entries.js';
 import { rawEd25519PublicKey } from '../../src/receipts/revocation.js';
 import { openDatabase } from '../../src/storage/database.js';
@@ -14,7 +14,7 @@ import {
   testStore,
   type TestContext,
 } from '../helpers/context.js';
-import { jwksKeys } from '../evidence/helpers.js';
+import { jwksKeys } from '../verifier/helpers.js';
 import { refLeafHash } from '../helpers/merkle-reference.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { ciRequest } from './hostile/requests.js';
@@ -53,10 +53,11 @@ const laterVerification = async (id: string) =>
 const publicStatus = async (hash: string) =>
   (await ctx.app.inject({ url: `/status/${hash}` })).json().statement;
 
-/** The offline verifier's verdict on the public status (src/evidence). */
+/** The offline verifier's verdict on the public status (packages/verify). */
 async function statusStep(hash: string) {
   const doc = (await ctx.app.inject({ url: `/status/${hash}` })).json();
-  return verifyStatus(doc, hash, await jwksKeys(ctx)).find((s) => s.id === 'status');
+  const keys = await jwksKeys(ctx);
+  return verifyStatus(doc, { receiptHash: hash, keys }).steps.find((s) => s.id === 'status');
 }
 
 /** Every entry of the served log, from its checkpoint size. */

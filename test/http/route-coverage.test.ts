@@ -17,7 +17,7 @@ const NOT_HOSTILE: Record<string, string> = {
   'GET /docs/json': 'Swagger UI',
   'GET /docs/yaml': 'Swagger UI',
   'GET /openapi.json': 'a constant document',
-  'GET /verify': 'a static page (tested in Chromium: test/evidence/page.test.ts)',
+  'GET /verify': 'a static page (tested in Chromium: test/verifier/page.test.ts)',
   'GET /verify/app.js': 'a static file',
   'GET /verify/app.css': 'a static file',
   'GET /favicon.ico': 'an empty answer',

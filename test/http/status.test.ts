@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../src/auth/api-key-token.js';
-import { verifyStatus } from '../../src/evidence/status.js';
+import { verifyStatus } from '@verification-receipts/verify';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
-import { jwksKeys } from '../evidence/helpers.js';
+import { jwksKeys } from '../verifier/helpers.js';
 import { createTestContext, ed25519Pem, type TestContext } from '../helpers/context.js';
 import { minimalRequest } from '../helpers/requests.js';
 
@@ -47,18 +47,20 @@ describe('GET /status/{receiptHash}', () => {
       status: 'active',
       anchor: { status: 'PENDING' },
     });
-    const steps = verifyStatus(doc, receiptHash, await jwksKeys(ctx));
+    const keys = await jwksKeys(ctx);
+    const { steps, current } = verifyStatus(doc, { receiptHash, keys });
     expect(steps.map((s) => [s.id, s.status])).toEqual([
       ['status-signature', 'PASS'],
       ['status', 'PASS'],
+      ['status-age', 'PASS'],
       ['log-consistency', 'SKIP'],
     ]);
+    expect(current.state).toBe('active');
     // a statement about another receipt, or with an edited status, does not verify
-    expect(verifyStatus(doc, `sha256:${'0'.repeat(64)}`, await jwksKeys(ctx))[0]?.status).toBe(
-      'FAIL',
-    );
+    const other = `sha256:${'0'.repeat(64)}`;
+    expect(verifyStatus(doc, { receiptHash: other, keys }).steps[0]?.status).toBe('FAIL');
     const edited = { ...doc, statement: { ...doc.statement, status: 'revoked' } };
-    expect(verifyStatus(edited, receiptHash, await jwksKeys(ctx))[0]?.status).toBe('FAIL');
+    expect(verifyStatus(edited, { receiptHash, keys }).steps[0]?.status).toBe('FAIL');
   });
 
   it('reflects a revocation: when and by which issuer', async () => {
@@ -67,8 +69,9 @@ describe('GET /status/{receiptHash}', () => {
     const doc = (await status(receiptHash)).json();
     expect(doc.statement).toMatchObject({ status: 'revoked', revokedBy: 'escrow-co' });
     expect(Date.parse(doc.statement.revokedAt)).toBeGreaterThan(0);
-    const steps = verifyStatus(doc, receiptHash, await jwksKeys(ctx));
+    const { steps, current } = verifyStatus(doc, { receiptHash, keys: await jwksKeys(ctx) });
     expect(steps[1]).toMatchObject({ id: 'status', status: 'FAIL' });
+    expect(current).toMatchObject({ state: 'revoked', revokedBy: 'escrow-co' });
   });
 
   it('unknown hash 404, malformed hash 400, both as ErrorResponse', async () => {

@@ -1,6 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatVerifierKey, openNote, parseVerifierKey } from '../../src/evidence/note.js';
+import { formatVerifierKey, openNote, parseVerifierKey } from '@verification-receipts/verify/log';
 import { runCli } from '../../src/cli/run.js';
 import {
   createTestContext,

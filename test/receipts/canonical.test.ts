@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { jcs } from '../../src/evidence/primitives.js';
+import { jcs } from '@verification-receipts/verify/log';
 import { canonicalJson, canonicalReceipt, sha256Digest } from '../../src/receipts/canonical.js';
 import type { StoredReceipt } from '../../src/receipts/types.js';
 import { prng } from '../helpers/prng.js';
@@ -11,7 +11,7 @@ import { prng } from '../helpers/prng.js';
 /**
  * RFC 8785 (JCS) against the published test vectors of its reference implementation
  * (github.com/cyberphone/json-canonicalization, testdata/, commit 19d51d7), for the issuing side
- * (src/receipts/canonical.ts) and the offline verifier (src/evidence), byte for byte.
+ * (src/receipts/canonical.ts) and the offline verifier (packages/verify), byte for byte.
  */
 const dir = path.resolve(import.meta.dirname, '../fixtures/rfc8785');
 const vectors = fs.readdirSync(path.join(dir, 'input')).sort();

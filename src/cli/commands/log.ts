@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseVerifierKey, type VerifierKey } from '../../evidence/note.js';
+import { parseVerifierKey, type VerifierKey } from '@verification-receipts/verify/log';
 import { CliError, flags, withServices, type CliIo, type Command } from '../context.js';
 import { parseCosignerKey } from '../../anchoring/witness/cosignature.js';
 import { auditLog, type SeenCheckpoint } from '../log-monitor/audit.js';

@@ -1,8 +1,8 @@
 import { TILE_WIDTH, type TileRef } from '../../anchoring/tile-path.js';
 import { validCosignature, type Witness } from '../../anchoring/witness/cosignature.js';
-import { base64, equalBytes } from '../../evidence/encoding.js';
-import { openNote, parseCheckpointBody, type VerifierKey } from '../../evidence/note.js';
-import { leafHash, nodeHash, sha256 } from '../../evidence/primitives.js';
+import { base64, equalBytes } from '@verification-receipts/verify/log';
+import { openNote, parseCheckpointBody, type VerifierKey } from '@verification-receipts/verify/log';
+import { leafHash, nodeHash, sha256 } from '@verification-receipts/verify/log';
 import type { LogSource } from './source.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ReceiptBundle } from '../../contract/bundle.js';
-import { BUNDLE_MEDIA_TYPE } from '../../evidence/bundle.js';
+import { BUNDLE_MEDIA_TYPE } from '@verification-receipts/verify';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { readBundle } from '../read.js';
+import { MAX_PDF_BYTES } from '../pdf/attachment.js';
+import type { TrustRoot } from '../trust.js';
+import { unreadable } from '../verdict.js';
+import { verifyBundle, type VerifyOptions } from '../verify.js';
+import { fetchJson, FetchError, MAX_FETCH_BYTES } from './fetch.js';
+import { parseOptions, Usage, type Options } from './options.js';
+import { printVerdict, type Io } from './print.js';
+import { trustFrom } from './trust.js';
+import { withTlogProof } from './tlog-proof.js';
+
+export type { Io } from './print.js';
+
+export const USAGE = `usage: receipt-verify FILE [PROOF.tlog-proof] (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [options]
+
+Checks a PDF receipt or a receipt bundle without trusting its issuer. A trust root is required:
+without one nothing is verified (a file can carry a key of its author's choosing).
+
+Trust roots (at least one):
+  --jwks FILE|URL          pin the keys of a JWK Set: a saved copy, or https://<service>/.well-known/jwks.json
+  --key FILE               pin one Ed25519 public key (PEM or JWK); repeatable
+  --online URL             fetch that service's JWKS and log policy now and pin them; also check the
+                           current (revocation) status and that the log only grew
+  --log-policy FILE        pin the log and its witnesses (C2SP tlog-policy, from <service>/log/policy)
+  --log-origin ORIGIN      pin the log's origin line
+  --log-vkey VKEY          pin the log's note verifier key (<origin>+<id>+<key>)
+  --insecure-ignore-trust  trust the key inside the file: proves integrity only, never origin
+
+Options:
+  PROOF.tlog-proof         a C2SP tlog-proof of the receipt (also --tlog-proof FILE), for a bundle
+                           saved before it was anchored
+  --artifact FILE          the document itself: its SHA-256 must be the receipt's subject
+  --max-status-age SECS    how old a status statement may be and still count as current (default 300)
+  --json                   print one JSON object (docs/verify-result.schema.json)
+
+Exit status: 0 authentic, ALLOW and not revoked; 1 not authentic (the failing step is named);
+2 unreadable input or bad usage; 3 authentic but FLAG, BLOCK or revoked.
+Every fetch reads at most ${MAX_FETCH_BYTES} bytes; https only (http only to localhost).
+
+example: receipt-verify receipt.pdf --online https://receipts.example.com`;
+
+function readInput(file: string): Uint8Array {
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    throw new Usage(`${file}: no such file`);
+  }
+  if (size > MAX_PDF_BYTES)
+    throw new Usage(`${file}: larger than ${MAX_PDF_BYTES} bytes, not a receipt`);
+  return new Uint8Array(fs.readFileSync(file));
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  } catch {
+    throw new Usage(`--artifact ${file}: cannot be read`);
+  }
+  return hash.digest('hex');
+}
+
+async function statusOf(o: Options, bundle: unknown): Promise<VerifyOptions['status']> {
+  if (!o.online) return undefined;
+  const b = bundle as { receipt?: { receiptHash?: unknown }; logEntry?: { treeSize?: unknown } };
+  const hash = String(b?.receipt?.receiptHash ?? '');
+  const size = typeof b?.logEntry?.treeSize === 'number' ? `?treeSize=${b.logEntry.treeSize}` : '';
+  try {
+    return { document: await fetchJson(`${o.online}/status/${encodeURIComponent(hash)}${size}`) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+async function run(o: Options, io: Io): Promise<number> {
+  const trust: TrustRoot = await trustFrom(o);
+  const bytes = readInput(o.file);
+  const read = await readBundle(bytes);
+  if (!read.ok) {
+    printVerdict(io, unreadable(read.reason, 'not used'), o.json);
+    return 2;
+  }
+  const bundle = o.tlogProof
+    ? withTlogProof(read.bundle, fs.readFileSync(o.tlogProof, 'utf8'), trust)
+    : read.bundle;
+  const status = await statusOf(o, bundle);
+  const verdict = verifyBundle(bundle, {
+    trust,
+    ...(read.from === 'pdf' ? { pdf: read.printed ? { printed: read.printed } : {} } : {}),
+    ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),
+    ...(status ? { status } : {}),
+    ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
+  });
+  printVerdict(io, verdict, o.json);
+  if (verdict.insecure)
+    io.err('WARNING: --insecure-ignore-trust: this proves the file is intact, not who made it');
+  return verdict.exitCode;
+}
+
+/** `receipt-verify ARGS`: the exit code (0, 1, 2 or 3; see USAGE). */
+export async function main(args: string[], io: Io): Promise<number> {
+  let o: Options;
+  try {
+    o = parseOptions(args);
+  } catch (err) {
+    io.err(`error: ${(err as Error).message}`);
+    io.err('run receipt-verify --help for every option');
+    return 2;
+  }
+  if (o.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  try {
+    return await run(o, io);
+  } catch (err) {
+    if (!(err instanceof Usage || err instanceof FetchError)) throw err;
+    io.err(`error: ${err.message}`);
+    io.err(
+      err instanceof FetchError
+        ? 'check the URL and your connection, or pin a saved copy with --jwks FILE'
+        : 'run receipt-verify --help for every option',
+    );
+    return 2;
+  }
+}

@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util';
+
+/** The command line of `receipt-verify`, parsed; a Usage error is exit 2 with the usage text. */
+export class Usage extends Error {
+  override name = 'Usage';
+}
+
+export interface Options {
+  file: string;
+  tlogProof?: string;
+  jwks?: string;
+  keys: string[];
+  online?: string;
+  logPolicy?: string;
+  logOrigin?: string;
+  logVkey?: string;
+  artifact?: string;
+  maxStatusAge?: number;
+  insecureIgnoreTrust: boolean;
+  json: boolean;
+  help: boolean;
+}
+
+export const OPTIONS = {
+  jwks: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  online: { type: 'string' },
+  'log-policy': { type: 'string' },
+  'log-origin': { type: 'string' },
+  'log-vkey': { type: 'string' },
+  'tlog-proof': { type: 'string' },
+  artifact: { type: 'string' },
+  'max-status-age': { type: 'string' },
+  'insecure-ignore-trust': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The closest option name to a misspelt one (edit distance at most 3), for the error line. */
+function nearest(name: string): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i += 1) {
+      let prev = row[0] as number;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j += 1) {
+        const next = Math.min(
+          (row[j] as number) + 1,
+          (row[j - 1] as number) + 1,
+          prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+        prev = row[j] as number;
+        row[j] = next;
+      }
+    }
+    return row[b.length] as number;
+  };
+  const ranked = Object.keys(OPTIONS)
+    .map((o) => ({ o, d: distance(name, o) }))
+    .sort((x, y) => x.d - y.d);
+  return ranked[0] && ranked[0].d <= 3 ? ranked[0].o : undefined;
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (err) {
+    const unknown = /Unknown option '--?([^']+)'/.exec((err as Error).message)?.[1];
+    if (unknown) {
+      const near = nearest(unknown);
+      throw new Usage(`unknown option --${unknown}${near ? `: did you mean --${near}?` : ''}`);
+    }
+    throw new Usage((err as Error).message);
+  }
+}
+
+function statusAge(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(text)) throw new Usage('--max-status-age takes a whole number of seconds');
+  return Number(text);
+}
+
+export function parseOptions(args: string[]): Options {
+  const { values: v, positionals } = parse(args);
+  if (v.help) return { file: '', keys: [], insecureIgnoreTrust: false, json: false, help: true };
+  const proofs = positionals.filter((p) => p.endsWith('.tlog-proof'));
+  const files = positionals.filter((p) => !p.endsWith('.tlog-proof'));
+  if (files.length !== 1)
+    throw new Usage('give exactly one FILE: a PDF receipt or a receipt bundle');
+  const tlogProof = v['tlog-proof'] ?? proofs[0];
+  if (proofs.length > 1 || (v['tlog-proof'] && proofs.length > 0))
+    throw new Usage('give at most one .tlog-proof file');
+  const defined = <T>(key: string, value: T | undefined) =>
+    value === undefined ? {} : { [key]: value };
+  return {
+    file: files[0] as string,
+    ...defined('tlogProof', tlogProof),
+    ...defined('jwks', v.jwks),
+    keys: v.key ?? [],
+    ...defined('online', v.online?.replace(/\/+$/, '')),
+    ...defined('logPolicy', v['log-policy']),
+    ...defined('logOrigin', v['log-origin']),
+    ...defined('logVkey', v['log-vkey']),
+    ...defined('artifact', v.artifact),
+    ...defined('maxStatusAge', statusAge(v['max-status-age'])),
+    insecureIgnoreTrust: v['insecure-ignore-trust'] ?? false,
+    json: v.json ?? false,
+    help: false,
+  };
+}

@@ -1,0 +1,126 @@
+import { createPublicKey } from 'node:crypto';
+import fs from 'node:fs';
+import { parseLogPolicy } from '../log/policy.js';
+import { parseVerifierKey } from '../log/note.js';
+import { jwkKey } from '../primitives.js';
+import type { PinnedLog, TrustRoot } from '../trust.js';
+import { fetchBounded, fetchJson, FetchError } from './fetch.js';
+import { Usage, type Options } from './options.js';
+
+/**
+ * The trust root from the command line: never from the file being verified. `--online URL`
+ * fetches that service's JWKS and log policy once, pins them, and says so.
+ */
+
+/** Largest local file of keys or policy read (bytes). */
+const MAX_TRUST_FILE_BYTES = 256 * 1024;
+
+function readSmall(file: string): string {
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    throw new Usage(`${file}: no such file`);
+  }
+  if (size > MAX_TRUST_FILE_BYTES)
+    throw new Usage(`${file}: larger than ${MAX_TRUST_FILE_BYTES} bytes`);
+  return fs.readFileSync(file, 'utf8');
+}
+
+function keysOfJwks(set: unknown, where: string): Uint8Array[] {
+  const list = (set as { keys?: unknown } | null)?.keys;
+  const keys = (Array.isArray(list) ? list : [])
+    .map(jwkKey)
+    .filter((k): k is Uint8Array => k !== undefined);
+  if (keys.length === 0) throw new Usage(`${where} holds no Ed25519 key`);
+  return keys;
+}
+
+async function jwksKeys(jwks: string): Promise<Uint8Array[]> {
+  if (/^[a-z]+:\/\//i.test(jwks)) return keysOfJwks(await fetchJson(jwks), jwks);
+  try {
+    return keysOfJwks(JSON.parse(readSmall(jwks)), jwks);
+  } catch (err) {
+    throw err instanceof Usage ? err : new Usage(`${jwks}: not a JSON JWK Set`);
+  }
+}
+
+function keyFile(file: string): Uint8Array {
+  const text = readSmall(file);
+  let jwk: unknown;
+  try {
+    jwk = text.trimStart().startsWith('{')
+      ? JSON.parse(text)
+      : createPublicKey(text).export({ format: 'jwk' });
+  } catch {
+    throw new Usage(`${file} is not a public key (PEM or JWK)`);
+  }
+  const key = jwkKey(jwk);
+  if (!key) throw new Usage(`${file} is not an Ed25519 public key`);
+  return key;
+}
+
+function policyLog(text: string, where: string): PinnedLog {
+  const parsed = parseLogPolicy(text);
+  if (!parsed.ok) throw new Usage(`${where}: ${parsed.reason}`);
+  return parsed.log;
+}
+
+/** The service's published log policy, or undefined when it publishes none (HTTP 404). */
+async function onlineLog(base: string): Promise<PinnedLog | undefined> {
+  try {
+    return policyLog(await fetchBounded(`${base}/log/policy`, 'text/plain'), `${base}/log/policy`);
+  } catch (err) {
+    if (err instanceof FetchError && / HTTP 404 /.test(err.message)) return undefined;
+    throw err;
+  }
+}
+
+function flagLog(o: Options, from: PinnedLog | undefined): PinnedLog | undefined {
+  let log = from;
+  if (o.logVkey) {
+    const vkey = parseVerifierKey(o.logVkey);
+    if (!vkey) throw new Usage('--log-vkey is not an Ed25519 note verifier key <name>+<id>+<key>');
+    if (log && log.origin !== vkey.name)
+      throw new Usage(`--log-vkey names ${vkey.name}, the policy ${log.origin}`);
+    log = {
+      origin: vkey.name,
+      publicKey: vkey.publicKey,
+      witnesses: log?.witnesses ?? [],
+      quorum: log?.quorum ?? 0,
+    };
+  }
+  if (o.logOrigin) {
+    if (log && log.origin !== o.logOrigin)
+      throw new Usage(`--log-origin ${o.logOrigin} differs from the pinned log ${log.origin}`);
+    log ??= { origin: o.logOrigin, witnesses: [], quorum: 0 };
+  }
+  return log;
+}
+
+export async function trustFrom(o: Options): Promise<TrustRoot> {
+  const keys: Uint8Array[] = [];
+  const sources: string[] = [];
+  let log: PinnedLog | undefined;
+  if (o.jwks) {
+    keys.push(...(await jwksKeys(o.jwks)));
+    sources.push(`JWKS ${o.jwks}`);
+  }
+  for (const file of o.keys) {
+    keys.push(keyFile(file));
+    sources.push(`key ${file}`);
+  }
+  if (o.online) {
+    const url = `${o.online}/.well-known/jwks.json`;
+    keys.push(...keysOfJwks(await fetchJson(url), url));
+    sources.push(`JWKS fetched from ${url} at ${new Date().toISOString()}`);
+    log = await onlineLog(o.online);
+  }
+  if (o.logPolicy) log = policyLog(readSmall(o.logPolicy), o.logPolicy);
+  log = flagLog(o, log);
+  return {
+    ...(keys.length > 0 ? { keys, source: sources.join(', ') } : {}),
+    ...(log ? { log } : {}),
+    insecureIgnoreTrust: o.insecureIgnoreTrust,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * @verification-receipts/verify: check a verification receipt without trusting its issuer.
+ *
+ *   const read = await readBundle(bytes);            // a PDF receipt or a bundle (JSON)
+ *   const verdict = verifyBundle(read.bundle, { trust: { keys } });
+ *   verdict.verdict;                                 // 'accepted' | 'caution' | 'rejected'
+ */
+export { verifyBundle, type VerifyOptions } from './verify.js';
+export { readBundle, MAX_BUNDLE_BYTES, type EvidenceRead } from './read.js';
+export { verifyArtifact } from './artifact.js';
+export {
+  verifyStatus,
+  DEFAULT_MAX_STATUS_AGE_SECONDS,
+  STATUS_MEDIA_TYPE,
+  type CurrentStatus,
+  type StatusCheck,
+  type StatusResult,
+} from './status.js';
+export { decisionOf, type Decision, type Verdict, type VerdictLabel } from './verdict.js';
+export { hasTrustRoot, type PinnedLog, type PinnedWitness, type TrustRoot } from './trust.js';
+export type { Step, StepId, StepStatus } from './steps.js';
+export {
+  BUNDLE_ATTACHMENT_NAME,
+  BUNDLE_MEDIA_TYPE,
+  LEAF_VERSION,
+  parseBundle,
+  type BundleKey,
+  type BundleLogEntry,
+  type ReceiptBundle,
+} from './bundle.js';
+export { jwkKey, jwkThumbprint } from './primitives.js';

@@ -1,0 +1,18 @@
+/**
+ * The log primitives of the verifier, for tools that follow the log itself (a monitor, an
+ * auditor): RFC 9162 proofs, C2SP signed notes, checkpoints, cosignatures and policies.
+ */
+export { verifyConsistency, verifyInclusion } from './merkle.js';
+export {
+  formatVerifierKey,
+  noteKeyId,
+  openNote,
+  parseCheckpointBody,
+  parseVerifierKey,
+  type CheckpointBody,
+  type NoteResult,
+  type VerifierKey,
+} from './note.js';
+export { cosignerKeyId, countCosignatures, parseCosignerKey } from './cosignature.js';
+export { base64, equalBytes, fromBase64, fromBase64url, fromHex, hex } from '../encoding.js';
+export { jcs, leafHash, nodeHash, sha256, sha256Wire } from '../primitives.js';

@@ -1,0 +1,41 @@
+/**
+ * What a verifier trusts, given by the relying party and never taken from the file it checks.
+ * Without a trust root a receipt is not verified: a bundle carries its own key, so anyone can
+ * make a consistent one.
+ */
+
+/** A witness the relying party requires cosignatures from (C2SP tlog-cosignature). */
+export interface PinnedWitness {
+  name: string;
+  /** The 4-byte key ID of the cosignature key (type 0x04). */
+  keyId: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+/** The log identity a relying party pins (C2SP tlog-policy, or --log-origin / --log-vkey). */
+export interface PinnedLog {
+  origin: string;
+  /** The log's Ed25519 note key; absent when only the origin is pinned. */
+  publicKey?: Uint8Array;
+  witnesses: readonly PinnedWitness[];
+  /** Cosignatures required from distinct witnesses (0: none). */
+  quorum: number;
+}
+
+export interface TrustRoot {
+  /** Pinned raw Ed25519 keys of the issuing service (from a JWKS or a key file). */
+  keys?: readonly Uint8Array[];
+  /** Where the pinned keys came from, for the report. */
+  source?: string;
+  /** The pinned log: its checkpoints must be of this origin and key. */
+  log?: PinnedLog;
+  /**
+   * Accept the key the bundle carries. The result then proves integrity only, never origin:
+   * anyone can sign a consistent bundle with a key of their own.
+   */
+  insecureIgnoreTrust?: boolean;
+}
+
+/** Whether `trust` pins anything that can make a receipt authentic. */
+export const hasTrustRoot = (trust: TrustRoot): boolean =>
+  (trust.keys?.length ?? 0) > 0 || trust.log?.publicKey !== undefined;

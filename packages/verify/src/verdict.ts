@@ -1,0 +1,141 @@
+import type { CurrentStatus } from './status.js';
+import type { Step, StepId } from './steps.js';
+
+/**
+ * One verdict from three facts: is the receipt authentic (every cryptographic step passed under
+ * a pinned trust root), what did it decide, and is it still in force. The exit codes and the
+ * page's banner both come from here, so the two never disagree.
+ */
+export type VerdictLabel = 'accepted' | 'caution' | 'rejected';
+
+export interface Decision {
+  decision: string;
+  /** The spec's status for the decision: clean, compliance_gap or failure. */
+  status: string;
+  reasons: string[];
+}
+
+export interface Verdict {
+  /** accepted: authentic, ALLOW, active; caution: authentic but FLAG or status unknown; rejected: the rest. */
+  verdict: VerdictLabel;
+  /** 0 authentic, ALLOW, not revoked; 1 not authentic; 2 unreadable; 3 authentic but FLAG, BLOCK or revoked. */
+  exitCode: 0 | 1 | 2 | 3;
+  /** One plain sentence for a person. */
+  summary: string;
+  authentic: boolean;
+  unreadable: boolean;
+  failedStep?: StepId;
+  decision?: Decision;
+  currentStatus: CurrentStatus;
+  /** Where the trusted keys came from. */
+  trust: string;
+  /** Trust was ignored on request: the verdict proves integrity only. */
+  insecure: boolean;
+  steps: Step[];
+  receipt?: Record<string, unknown>;
+}
+
+const STATUS_OF: Record<string, string> = {
+  ALLOW: 'clean',
+  FLAG: 'compliance_gap',
+  BLOCK: 'failure',
+};
+
+export function decisionOf(receipt: Record<string, unknown>): Decision {
+  const decision = String(receipt.decision ?? '');
+  const reasons = Array.isArray(receipt.reasons) ? receipt.reasons.map(String) : [];
+  return { decision, status: STATUS_OF[decision] ?? 'unknown', reasons };
+}
+
+/** A FAIL of these steps means the receipt is not authentic; a revoked status does not. */
+const notAuthentic = (s: Step): boolean => s.status === 'FAIL' && s.id !== 'status';
+
+export interface Facts {
+  steps: Step[];
+  receipt: Record<string, unknown>;
+  currentStatus: CurrentStatus;
+  trust: string;
+  insecure: boolean;
+}
+
+export function conclude(facts: Facts): Verdict {
+  const failed = facts.steps.find(notAuthentic);
+  const decision = decisionOf(facts.receipt);
+  const base = { ...facts, unreadable: false, decision };
+  if (failed) {
+    const summary = `NOT VERIFIED: the ${failed.id} step failed: ${failed.detail}`;
+    return {
+      ...base,
+      verdict: 'rejected',
+      exitCode: 1,
+      summary,
+      authentic: false,
+      failedStep: failed.id,
+    };
+  }
+  const { verdict, exitCode, summary } = judge(decision, facts.currentStatus);
+  const loud = facts.insecure ? 'INSECURE (trust ignored: integrity only, not origin). ' : '';
+  return { ...base, verdict, exitCode, summary: `${loud}${summary}`, authentic: true };
+}
+
+function judge(
+  d: Decision,
+  current: CurrentStatus,
+): Pick<Verdict, 'verdict' | 'exitCode' | 'summary'> {
+  const reasons = d.reasons.length > 0 ? ` (${d.reasons.join(', ')})` : '';
+  if (current.state === 'revoked') {
+    return {
+      verdict: 'rejected',
+      exitCode: 3,
+      summary: `AUTHENTIC BUT REVOKED: ${current.detail}`,
+    };
+  }
+  if (d.decision === 'BLOCK') {
+    return {
+      verdict: 'rejected',
+      exitCode: 3,
+      summary: `AUTHENTIC, DECISION BLOCK: the checks failed${reasons}`,
+    };
+  }
+  if (d.decision === 'FLAG') {
+    return {
+      verdict: 'caution',
+      exitCode: 3,
+      summary: `AUTHENTIC, DECISION FLAG: passed with gaps${reasons}`,
+    };
+  }
+  if (d.decision !== 'ALLOW') {
+    return {
+      verdict: 'rejected',
+      exitCode: 3,
+      summary: `AUTHENTIC, UNKNOWN DECISION ${d.decision}`,
+    };
+  }
+  return current.state === 'active'
+    ? {
+        verdict: 'accepted',
+        exitCode: 0,
+        summary: `VERIFIED: authentic, decision ALLOW, ${current.detail}`,
+      }
+    : {
+        verdict: 'caution',
+        exitCode: 0,
+        summary: `VERIFIED: authentic, decision ALLOW; current status not checked (${current.detail})`,
+      };
+}
+
+/** The verdict on input that is not a receipt bundle or PDF receipt this verifier reads. */
+export function unreadable(reason: string, trust: string): Verdict {
+  return {
+    verdict: 'rejected',
+    exitCode: 2,
+    summary: `UNREADABLE: ${reason}`,
+    authentic: false,
+    unreadable: true,
+    failedStep: 'format',
+    currentStatus: { state: 'not-checked', detail: 'not checked' },
+    trust,
+    insecure: false,
+    steps: [{ id: 'format', status: 'FAIL', detail: reason }],
+  };
+}

@@ -1,0 +1,173 @@
+/// <reference lib="dom" />
+import { parseBundle, readBundle, verifyBundle, type Verdict } from '@verification-receipts/verify';
+import { bannerOf } from './banner.js';
+import { $ } from './dom.js';
+import { renderBusy, renderVerdict } from './render.js';
+import { fetchStatus, RECEIPT_HASH, statusOfLink, type StatusInput } from './status.js';
+import { pageTrust } from './trust.js';
+
+/**
+ * The /verify page: the verifier package in the browser. The files never leave the page; the
+ * only request is the public status of the receipt, made once the receipt proves to be one of
+ * this service's (its key is one the page was served with). The verdict is computed again
+ * whenever the receipt, the document or the status changes.
+ */
+
+interface Receipt {
+  bundle: unknown;
+  hash: string;
+  treeSize?: number;
+  pdf?: { printed?: { text: string } };
+}
+
+const trust = pageTrust();
+const qrHash = linkHash();
+const state: {
+  receipt?: Receipt;
+  unreadable?: string;
+  artifact?: { name: string; bytes: Uint8Array };
+  status?: StatusInput;
+  busy?: string;
+} = {};
+/** Bumped on every new receipt, so an answer for an earlier one is dropped. */
+let generation = 0;
+
+function linkHash(): string | undefined {
+  const hash = new URLSearchParams(location.search).get('hash') ?? '';
+  return RECEIPT_HASH.test(hash) ? hash : undefined;
+}
+
+function evaluate(): Verdict | undefined {
+  if (state.unreadable !== undefined) return unreadable(state.unreadable);
+  const r = state.receipt;
+  if (!r) return undefined;
+  return verifyBundle(r.bundle, {
+    trust,
+    ...(r.pdf ? { pdf: r.pdf } : {}),
+    ...(state.artifact ? { artifact: state.artifact.bytes } : {}),
+    ...(state.status ? { status: state.status } : {}),
+  });
+}
+
+/** A file that is neither a PDF receipt nor a bundle, as the package reports one it cannot read. */
+function unreadable(reason: string): Verdict {
+  return {
+    verdict: 'rejected',
+    exitCode: 2,
+    summary: `UNREADABLE: ${reason}`,
+    authentic: false,
+    unreadable: true,
+    failedStep: 'format',
+    currentStatus: { state: 'not-checked', detail: 'not checked' },
+    trust: trust.source ?? '',
+    insecure: false,
+    steps: [{ id: 'format', status: 'FAIL', detail: reason }],
+  };
+}
+
+function show(): void {
+  if (state.busy) return renderBusy(state.busy);
+  const verdict = evaluate();
+  if (verdict) renderVerdict(verdict, bannerOf(verdict, qrHash), state.artifact?.name);
+}
+
+const keyTrusted = (v: Verdict | undefined): boolean =>
+  v?.steps.some((s) => s.id === 'key-trust' && s.status === 'PASS') ?? false;
+
+async function checkStatus(): Promise<void> {
+  const r = state.receipt;
+  if (!r) return;
+  const mine = generation;
+  state.busy = 'Checking the current status with the service...';
+  show();
+  const status = await fetchStatus(r.hash, r.treeSize);
+  if (mine !== generation) return;
+  state.status = status;
+  state.busy = undefined;
+  show();
+}
+
+async function chooseReceipt(file: File): Promise<void> {
+  const mine = ++generation;
+  $('file-name').textContent = file.name;
+  state.busy = 'Checking the receipt...';
+  show();
+  const read = await readBundle(new Uint8Array(await file.arrayBuffer()));
+  if (mine !== generation) return;
+  Object.assign(state, {
+    receipt: undefined,
+    unreadable: undefined,
+    status: undefined,
+    busy: undefined,
+  });
+  if (!read.ok) state.unreadable = read.reason;
+  else
+    state.receipt = receiptOf(
+      read.bundle,
+      read.from === 'pdf' ? { printed: read.printed } : undefined,
+    );
+  // only a receipt of this service has a status here worth asking for; no verdict is shown
+  // before it is known, so the banner never flashes a verdict that is about to change
+  if (keyTrusted(evaluate())) await checkStatus();
+  else show();
+}
+
+function receiptOf(bundle: unknown, pdf: Receipt['pdf'] | undefined): Receipt {
+  const parsed = parseBundle(bundle);
+  const receipt: Receipt = { bundle, hash: '', ...(pdf ? { pdf } : {}) };
+  if (!parsed.ok) return receipt;
+  receipt.hash = String(parsed.bundle.receipt.receiptHash ?? '');
+  if (parsed.bundle.logEntry) receipt.treeSize = parsed.bundle.logEntry.treeSize;
+  return receipt;
+}
+
+async function chooseArtifact(file: File): Promise<void> {
+  $('artifact-name').textContent = file.name;
+  state.artifact = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+  show();
+}
+
+async function showLinkStatus(hash: string): Promise<void> {
+  const section = $('status-request');
+  const summary = $('status-summary');
+  section.hidden = false;
+  const link = await statusOfLink(hash, trust);
+  summary.textContent = link.text;
+  summary.className = `status-summary ${link.state}`;
+  summary.dataset.status = link.state;
+}
+
+/** A link whose `hash` is not a receipt hash: said, rather than silently ignored. */
+function showBadLink(): void {
+  $('status-request').hidden = false;
+  const summary = $('status-summary');
+  summary.textContent = 'The link names no receipt: its hash is not of the form sha256:<64 hex>.';
+  summary.className = 'status-summary error';
+  summary.dataset.status = 'error';
+}
+
+function wireInput(inputId: string, dropId: string, choose: (file: File) => Promise<void>): void {
+  const input = $<HTMLInputElement>(inputId);
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (file) void choose(file);
+  });
+  const drop = $(dropId);
+  drop.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const file = e.dataTransfer?.files[0];
+    if (file) void choose(file);
+  });
+}
+
+wireInput('file', 'drop', chooseReceipt);
+wireInput('artifact', 'artifact-drop', chooseArtifact);
+$('recheck').addEventListener('click', () => void checkStatus());
+if (qrHash) void showLinkStatus(qrHash);
+else if (new URLSearchParams(location.search).has('hash')) showBadLink();

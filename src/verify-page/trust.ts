@@ -1,0 +1,35 @@
+/// <reference lib="dom" />
+import { jwkKey, type TrustRoot } from '@verification-receipts/verify';
+import { parseVerifierKey } from '@verification-receipts/verify/log';
+import { $ } from './dom.js';
+
+/**
+ * The page's trust root: the service's keys and its log's identity, written into the page by
+ * the server when it was served (a JSON block the browser never executes). Nothing in a file the
+ * user drops can add to it.
+ */
+interface Inlined {
+  keys?: unknown[];
+  log?: { origin?: unknown; verifierKey?: unknown };
+}
+
+function inlined(): Inlined {
+  try {
+    const value: unknown = JSON.parse($('trust-root').textContent ?? '{}');
+    return typeof value === 'object' && value !== null ? (value as Inlined) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function pageTrust(): TrustRoot {
+  const root = inlined();
+  const keys = (root.keys ?? []).map(jwkKey).filter((k): k is Uint8Array => k !== undefined);
+  const trust: TrustRoot = { keys, source: 'the keys this page was served with' };
+  const { origin, verifierKey } = root.log ?? {};
+  const vkey = typeof verifierKey === 'string' ? parseVerifierKey(verifierKey) : undefined;
+  if (typeof origin === 'string' && vkey?.name === origin) {
+    trust.log = { origin, publicKey: vkey.publicKey, witnesses: [], quorum: 0 };
+  }
+  return trust;
+}

@@ -1,0 +1,268 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildVerifyPage } from '../../scripts/build-verify-page.mjs';
+import { createSeal } from '../../src/receipts/seal.js';
+import {
+  createTestContext,
+  ed25519Pem,
+  listenLocally,
+  tempDir,
+  type TestContext,
+} from '../helpers/context.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
+import { samplePdf, sha256Hex } from '../helpers/requests.js';
+import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
+
+/**
+ * The /verify page in real headless Chromium (Debian's chromium, driven by playwright-core): the
+ * banner's verdict for each kind of receipt (ALLOW, FLAG, BLOCK, revoked, tampered), the status
+ * checked without a click, a file that is not the receipt of the QR code, the document compared
+ * with the receipt, and the page's strict CSP (no violation reported). With
+ * VERIFY_PAGE_SCREENSHOTS=docs the screenshots of the three verdicts land in docs/.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = process.env.VERIFY_PAGE_SCREENSHOTS
+  ? path.resolve(process.env.VERIFY_PAGE_SCREENSHOTS)
+  : tempDir('verify-page-');
+const available = fs.existsSync(CHROMIUM);
+if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs it`);
+
+let ctx: TestContext;
+let key: string;
+let notary: Notary;
+let base: string;
+let browser: Browser;
+const dir = tempDir('verify-page-files-');
+const issuerPem = ed25519Pem();
+const deed = path.join(dir, 'deed.pdf');
+const otherDocument = path.join(dir, 'other-deed.pdf');
+
+beforeAll(async () => {
+  if (!available) return;
+  await buildVerifyPage();
+  ctx = await createTestContext();
+  key = await ctx.apiKey(['verify', 'read', 'revoke']);
+  notary = await registerNotary(ctx.repos);
+  await registerIssuer(ctx.repos, issuerPem);
+  base = await listenLocally(ctx.app);
+  fs.writeFileSync(deed, samplePdf());
+  fs.writeFileSync(otherDocument, samplePdf('another deed'));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await ctx?.close();
+});
+
+type Kind = 'ALLOW' | 'FLAG' | 'BLOCK';
+
+/** The README demo's three receipts: a real seal; an opaque one; a real one over another deed. */
+function requestFor(kind: Kind) {
+  const request = validRequest(notary);
+  if (kind === 'FLAG') {
+    request.ron.sealPayload = 'opaque';
+    delete request.ron.sealScheme;
+  }
+  if (kind === 'BLOCK') {
+    const docHash = `sha256:${sha256Hex(samplePdf('another deed'))}`;
+    const claims = { notaryId: notary.id, commissionState: 'TX', docHash };
+    request.ron.sealPayload = createSeal(claims, notary.privateKeyPem);
+  }
+  return request;
+}
+
+async function issue(kind: Kind = 'ALLOW'): Promise<{ receiptId: string; receiptHash: string }> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/verify',
+    headers: { 'x-api-key': key },
+    payload: requestFor(kind),
+  });
+  expect(res.json().decision).toBe(kind);
+  await ctx.app.services.anchoring.sealAll();
+  return res.json();
+}
+
+/** The receipt's PDF, written to a file the page can be given. */
+async function pdfOf(receiptId: string): Promise<string> {
+  const pdf = await ctx.app.inject({
+    url: `/api/v1/receipt/${receiptId}/pdf`,
+    headers: { 'x-api-key': key },
+  });
+  const file = path.join(dir, `${receiptId}.pdf`);
+  fs.writeFileSync(file, pdf.rawPayload);
+  return file;
+}
+
+async function openPage(query = ''): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 480, height: 900 } });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${base}/verify${query}`);
+  return { page, problems };
+}
+
+/** Chooses the receipt file and waits for the verdict (the status is checked first). */
+async function verdictFor(page: Page, file: string): Promise<string | null> {
+  await page.setInputFiles('#file', file);
+  await page.waitForSelector('#verdict[data-verdict]');
+  return page.getAttribute('#verdict', 'data-verdict');
+}
+
+const stepsOf = (page: Page) =>
+  page.$$eval('#steps li', (items) => items.map((i) => `${i.dataset.step}:${i.dataset.status}`));
+
+const shoot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+
+describe.runIf(available)('the /verify page in Chromium', () => {
+  it('accepts a clean, active ALLOW receipt, status checked without a click', async () => {
+    const { receiptId } = await issue();
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, await pdfOf(receiptId))).toBe('accepted');
+    expect(await page.textContent('#verdict')).toContain(
+      'Genuine receipt: the checks passed and it is in force',
+    );
+    expect(await stepsOf(page)).toEqual([
+      'format:PASS',
+      'pdf-binding:PASS',
+      'canonical-form:PASS',
+      'receipt-hash:PASS',
+      'key-id:PASS',
+      'key-trust:PASS',
+      'signature:PASS',
+      'log-inclusion:PASS',
+      'checkpoint:PASS',
+      'witnesses:SKIP',
+      'status-signature:PASS',
+      'status:PASS',
+      'status-age:PASS',
+      'log-consistency:PASS',
+    ]);
+    expect(await page.textContent('#steps li[data-step="checkpoint"]')).toContain('pinned log');
+    expect(await page.getAttribute('#current-status', 'data-state')).toBe('active');
+    expect(await page.textContent('#current-status')).toMatch(/statement \d+ s old/);
+    expect(await page.textContent('#facts')).toContain(receiptId);
+    // the re-check asks again and comes to the same verdict
+    await page.click('#recheck');
+    await page.waitForSelector('#verdict[data-verdict="accepted"]');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('compares the document: the right one keeps the verdict, another rejects it', async () => {
+    const { receiptId } = await issue();
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, await pdfOf(receiptId))).toBe('accepted');
+    await page.setInputFiles('#artifact', deed);
+    await page.waitForSelector('#steps li[data-step="artifact"][data-status="PASS"]');
+    expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('accepted');
+    expect(await page.textContent('#summary')).toContain('deed.pdf is the document');
+    await shoot(page, 'verify-page-accepted.png');
+    await shoot(page, 'verify-page.png');
+    await page.setInputFiles('#artifact', otherDocument);
+    await page.waitForSelector('#steps li[data-step="artifact"][data-status="FAIL"]');
+    expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('rejected');
+    const banner = await page.textContent('#verdict');
+    expect(banner).toContain('The document does not match this receipt');
+    expect(banner).toContain('Failed step: artifact');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says caution for a FLAG receipt, with its reason in words', async () => {
+    const { receiptId } = await issue('FLAG');
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, await pdfOf(receiptId))).toBe('caution');
+    expect(await page.textContent('#verdict')).toContain('the checks found gaps (FLAG)');
+    const summary = await page.textContent('#summary');
+    expect(summary).toContain("The notary's seal is in a form that cannot be checked");
+    expect(summary).toContain('seal_unverifiable');
+    await shoot(page, 'verify-page-caution.png');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rejects a BLOCK receipt, though genuine', async () => {
+    const { receiptId } = await issue('BLOCK');
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, await pdfOf(receiptId))).toBe('rejected');
+    expect(await page.textContent('#verdict')).toContain('the checks failed (BLOCK)');
+    expect(await page.textContent('#summary')).toContain('seal_claim_mismatch');
+    expect(await page.getAttribute('#current-status', 'data-state')).toBe('active');
+    await shoot(page, 'verify-page-rejected.png');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opened from the QR code of a revoked receipt, shows it revoked, then rejects its file', async () => {
+    const { receiptId, receiptHash } = await issue();
+    const file = await pdfOf(receiptId);
+    await revokeVia(ctx.app, key, receiptId, issuerPem);
+    const { page, problems } = await openPage(`?hash=${encodeURIComponent(receiptHash)}`);
+    await page.waitForSelector('#status-summary[data-status]');
+    expect(await page.getAttribute('#status-summary', 'data-status')).toBe('revoked');
+    expect(await page.textContent('#status-summary')).toContain('by escrow-co');
+    expect(await verdictFor(page, file)).toBe('rejected');
+    expect(await page.textContent('#verdict')).toContain('This receipt was revoked');
+    expect(await page.textContent('#verdict')).toContain('by escrow-co');
+    expect(await page.getAttribute('#current-status', 'data-state')).toBe('revoked');
+    expect(await page.getAttribute('#steps li[data-step="status"]', 'data-status')).toBe('FAIL');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rejects a file that is not the receipt the QR code points to', async () => {
+    const scanned = await issue();
+    const other = await issue();
+    const { page, problems } = await openPage(`?hash=${encodeURIComponent(scanned.receiptHash)}`);
+    await page.waitForSelector('#status-summary[data-status="active"]');
+    expect(await verdictFor(page, await pdfOf(other.receiptId))).toBe('rejected');
+    expect(await page.getAttribute('#verdict', 'data-qr-mismatch')).toBe('true');
+    expect(await page.textContent('#verdict')).toContain(
+      'This file is not the receipt the QR code points to',
+    );
+    // the receipt itself is fine: only the page's comparison with the QR code rejects it
+    expect(await page.$$eval('#steps li[data-status="FAIL"]', (items) => items.length)).toBe(0);
+    await page.setInputFiles('#file', await pdfOf(scanned.receiptId));
+    await page.waitForSelector('#verdict[data-verdict="accepted"]');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rejects a tampered bundle, naming the failing step', async () => {
+    const { receiptId } = await issue();
+    const bundle = (
+      await ctx.app.inject({
+        url: `/api/v1/receipt/${receiptId}/bundle`,
+        headers: { 'x-api-key': key },
+      })
+    ).json();
+    const sig: string = bundle.receipt.receiptSignature.signature;
+    bundle.receipt.receiptSignature.signature = `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
+    const file = path.join(dir, 'tampered.json');
+    fs.writeFileSync(file, JSON.stringify(bundle));
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, file)).toBe('rejected');
+    expect(await page.textContent('#verdict')).toContain('Failed step: signature');
+    expect(await page.getAttribute('#steps li[data-step="signature"]', 'data-status')).toBe('FAIL');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
