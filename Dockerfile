@@ -18,9 +18,13 @@ WORKDIR /app
 # Dependencies first: this layer stays cached until the lock file changes. --ignore-scripts
 # because the package's own "prepare" script runs the build, which needs the sources copied
 # below; no dependency needs an install script for the TypeScript compile.
+# The verifier package (packages/verify) is an npm workspace: its package.json is part of the lock.
 COPY package.json package-lock.json ./
+COPY packages/verify/package.json ./packages/verify/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY packages/verify/tsconfig.build.json ./packages/verify/
+COPY packages/verify/src ./packages/verify/src
 COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
@@ -34,9 +38,11 @@ WORKDIR /app
 # (none of the production dependencies has an install script). Owned by root, so the
 # service cannot modify its own code or dependencies.
 COPY package.json package-lock.json ./
+COPY packages/verify/package.json ./packages/verify/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/packages/verify/dist ./packages/verify/dist
 # The synthetic screening sample, for demos only (used only if SCREENING_LISTS_DIR points at it).
 COPY screening-lists ./screening-lists
 # `receipts` on PATH (the package bin): docker exec <container> receipts keys list

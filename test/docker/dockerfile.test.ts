@@ -119,11 +119,19 @@ describe('Dockerfile', () => {
     const outDir = (
       JSON.parse(read('tsconfig.build.json')) as { compilerOptions: { outDir: string } }
     ).compilerOptions.outDir;
+    // the service's compiled output, and the verifier workspace's (node_modules links to it)
     const fromBuild = inStage(final, 'COPY').filter((c) => c.flags.from !== undefined);
-    expect(fromBuild).toHaveLength(1);
-    const { sources, dest } = copyArgs(fromBuild[0] as Instruction);
-    expect(sources).toEqual([path.posix.join(workdir(build), outDir)]);
-    expect(path.posix.resolve(workdir(final), dest)).toBe(path.posix.join(workdir(final), 'dist'));
+    expect(fromBuild).toHaveLength(2);
+    const copies = fromBuild.map((c) => copyArgs(c));
+    const verifyDist = 'packages/verify/dist';
+    expect(copies.map((c) => c.sources)).toEqual([
+      [path.posix.join(workdir(build), outDir)],
+      [path.posix.join(workdir(build), verifyDist)],
+    ]);
+    expect(copies.map((c) => path.posix.resolve(workdir(final), c.dest))).toEqual([
+      path.posix.join(workdir(final), 'dist'),
+      path.posix.join(workdir(final), verifyDist),
+    ]);
   });
 
   it('runs as the non-root node user, by numeric uid', () => {

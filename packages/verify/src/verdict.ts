@@ -120,7 +120,7 @@ function judge(
     : {
         verdict: 'caution',
         exitCode: 0,
-        summary: `VERIFIED: authentic, decision ALLOW; current status not checked (${current.detail})`,
+        summary: `VERIFIED: authentic, decision ALLOW; ${current.detail}`,
       };
 }
 

@@ -1,0 +1,90 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/context.js';
+
+/**
+ * The verifier as a relying party gets it: `npm pack` of packages/verify, installed into an empty
+ * folder (no clone of this repository), run with no network at all. Its installed dependency
+ * closure holds only what verification needs.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const fixtures = path.join(root, 'packages/verify/test/fixtures');
+const work = tempDir('verify-pack-');
+const app = path.join(work, 'app');
+const bin = path.join(app, 'node_modules/.bin/receipt-verify');
+
+/** What the verifier may pull in: its own dependencies and theirs, nothing of the service. */
+const ALLOWED = [
+  '@verification-receipts/verify',
+  '@noble/ed25519',
+  '@noble/hashes',
+  'canonicalize',
+  'pdf-lib',
+  '@pdf-lib/standard-fonts',
+  '@pdf-lib/upng',
+  'pako',
+  'tslib',
+];
+
+/** `unshare -n` gives a network namespace with only a loopback that is down, where permitted. */
+const isolated = spawnSync('unshare', ['-n', 'true']).status === 0;
+
+beforeAll(() => {
+  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+    cwd: path.join(root, 'packages/verify'),
+    encoding: 'utf8',
+  }).trim();
+  fs.mkdirSync(app);
+  fs.writeFileSync(path.join(app, 'package.json'), '{"name":"relying-party","private":true}\n');
+  execFileSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, packed)],
+    { cwd: app, stdio: 'pipe' },
+  );
+}, 180_000);
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const argv = isolated ? ['-n', bin, ...args] : args;
+  const res = spawnSync(isolated ? 'unshare' : bin, isolated ? argv : args, {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  return { code: res.status, out: res.stdout, err: res.stderr };
+}
+
+describe('the packed verifier, installed on its own', () => {
+  it('installs only what verification needs: no service dependency', () => {
+    const lock = JSON.parse(
+      fs.readFileSync(path.join(app, 'node_modules/.package-lock.json'), 'utf8'),
+    );
+    const installed = Object.keys(lock.packages as Record<string, unknown>).map((p) =>
+      p.replace(/^.*node_modules\//, ''),
+    );
+    expect(installed.filter((name) => !ALLOWED.includes(name))).toEqual([]);
+    expect(installed).toContain('@verification-receipts/verify');
+  });
+
+  it(`verifies a PDF receipt and a bundle with pinned keys${isolated ? ', with no network' : ' (unshare -n not permitted here: run with the network)'}`, () => {
+    const jwks = path.join(fixtures, 'jwks.json');
+    const pdf = run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks);
+    expect(pdf.code, pdf.out + pdf.err).toBe(0);
+    expect(pdf.out).toMatch(/^PASS {2}pdf-binding /m);
+    expect(pdf.out).toMatch(/^VERIFIED: authentic, decision ALLOW/m);
+    const block = run(path.join(fixtures, 'bundle-block.json'), '--jwks', jwks, '--json');
+    expect(block.code).toBe(3);
+    expect(JSON.parse(block.out)).toMatchObject({ verdict: 'rejected', authentic: true });
+    const unpinned = run(path.join(fixtures, 'bundle.json'));
+    expect(unpinned.code).toBe(1);
+  });
+
+  it.runIf(isolated)('with no network, --online says what failed and exits 2', () => {
+    const res = run(path.join(fixtures, 'bundle.json'), '--online', 'https://receipts.example.com');
+    expect(res.code).toBe(2);
+    expect(res.err).toMatch(
+      /^error: https:\/\/receipts\.example\.com\/\.well-known\/jwks\.json: /m,
+    );
+  });
+});
