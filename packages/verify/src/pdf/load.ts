@@ -42,6 +42,7 @@ export async function loadPdf(bytes: Uint8Array): Promise<Loaded> {
   parser.parseObject = (): PDFObject => guard.check(parseObject());
   let context: PDFContext;
   try {
+    refuseJibberish(parser, bytes, guard);
     context = await parser.parseDocument();
   } catch {
     return { ok: false, reason: guard.refused ?? 'not a readable PDF' };
@@ -85,11 +86,46 @@ class IndexGuard {
     if (this.entriesLeft < 0) this.refuse(`the PDF's ${kind}s declare too many entries`);
   }
 
-  private refuse(reason: string): never {
+  refuse(reason: string): never {
     this.refused ??= reason;
     throw new Refused(reason);
   }
 }
+
+/** The parser internals that skipping data between objects uses (protected in its types). */
+type ParserInternals = {
+  bytes: { offset(): number; done(): boolean };
+  skipWhitespaceAndComments(): void;
+  skipJibberish(): void;
+};
+
+/**
+ * pdf-lib skips unreadable bytes between objects by trying an object header at every byte, which
+ * is quadratic in a run of digits (40 KB of them took a minute). A receipt has none: whatever
+ * there is not an object, xref, trailer or startxref ends the parse. A parser without these
+ * internals is refused rather than run unbounded.
+ */
+function refuseJibberish(parser: PDFParser, input: Uint8Array, guard: IndexGuard): void {
+  const internals = parser as unknown as Partial<ParserInternals>;
+  const { bytes, skipWhitespaceAndComments } = internals;
+  if (!bytes || typeof skipWhitespaceAndComments !== 'function' || !internals.skipJibberish) {
+    throw new Error('unsupported pdf-lib parser');
+  }
+  const skip = skipWhitespaceAndComments.bind(parser);
+  internals.skipJibberish = (): void => {
+    skip();
+    if (bytes.done()) return;
+    const at = bytes.offset();
+    const next = input[at] ?? 0;
+    // A digit starts an object header; the parser fails on it if it is not one.
+    if (next >= 0x30 && next <= 0x39) return;
+    if (['xref', 'trailer', 'startxref'].some((word) => startsWith(input, at, word))) return;
+    guard.refuse('the PDF has unreadable data between its objects');
+  };
+}
+
+const startsWith = (input: Uint8Array, at: number, word: string): boolean =>
+  [...word].every((c, i) => input[at + i] === c.charCodeAt(0));
 
 /** Entries a stream declares, or undefined when its data cannot hold them. */
 type EntryCount = (dict: PDFDict, size: number) => number | undefined;

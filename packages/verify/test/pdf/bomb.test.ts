@@ -121,4 +121,14 @@ describe('compression bombs in a PDF receipt', () => {
       reason: "the PDF's page content is larger than 4 MiB",
     });
   });
+
+  it('refuses unreadable data between objects instead of scanning it in quadratic time', async () => {
+    const file = pdf(['<< /Type /Catalog >>', `<< >>\nendobj\nx${'1'.repeat(200_000)}`]);
+    const start = Date.now();
+    expect(await readBundle(file)).toEqual({
+      ok: false,
+      reason: 'the PDF has unreadable data between its objects',
+    });
+    expect(Date.now() - start).toBeLessThan(2_000);
+  });
 });
