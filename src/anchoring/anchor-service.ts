@@ -5,7 +5,9 @@ import { consistencyProof, inclusionProof } from './proofs.js';
 import { verifierKey, type NoteSigner } from './signed-note.js';
 import { parseTilePath } from './tile-path.js';
 import { TileReader } from './tiles.js';
-import { hashToWire, proofToWire } from './wire.js';
+import { formatLogPolicy } from './tlog-policy.js';
+import { formatTlogProof } from './tlog-proof.js';
+import { hashToWire, proofFromWire, proofToWire } from './wire.js';
 import type { CosignOutcome, Witnessing } from './witness/witnessing.js';
 import type { CheckpointRecord, LogStore, SealTransaction } from './log-store.js';
 import { ServiceError } from '../errors.js';
@@ -159,6 +161,25 @@ export class AnchorService {
       checkpoint: cosignedNote(latest),
       ...(this.witnessing ? { witnessed: this.witnessed(latest) } : {}),
     };
+  }
+
+  /** The entry's inclusion as a c2sp.org/tlog-proof file; undefined while in no checkpoint. */
+  async tlogProof(position: Pick<LeafPosition, 'leafIndex'>): Promise<string | undefined> {
+    const evidence = await this.inclusion(position);
+    if (!evidence) return undefined;
+    return formatTlogProof({
+      index: evidence.logIndex,
+      proof: proofFromWire(evidence.inclusionProof),
+      checkpoint: evidence.checkpoint,
+    });
+  }
+
+  /** The log's c2sp.org/tlog-policy (its key, its witnesses, their quorum), once signing. */
+  get policy(): string | undefined {
+    const logVkey = this.verifierKey;
+    if (!logVkey) return undefined;
+    const witnesses = this.witnessing?.witnesses ?? [];
+    return formatLogPolicy({ logVkey, witnesses, quorum: this.witnessing?.quorum ?? 0 });
   }
 
   private witnessed(checkpoint: CheckpointRecord): boolean {

@@ -205,6 +205,24 @@ export class ReceiptService {
   }
 
   /**
+   * The receipt's inclusion as a c2sp.org/tlog-proof file. A receipt outside every signed
+   * checkpoint has no proof yet: 409, as for anchoring it.
+   */
+  async tlogProof(tenant: string, receiptId: string): Promise<string> {
+    const record = await this.get(tenant, receiptId);
+    if (!record.hasProofArtifact) throw proofArtifactRequired();
+    const proof = await this.deps.anchoring.tlogProof(record.anchor);
+    if (proof === undefined) {
+      throw new ReceiptError(
+        'proof_artifact_required_for_anchor',
+        'the receipt is not in a signed checkpoint yet (anchor status PENDING): retry after the next seal',
+        { details: { anchorStatus: 'PENDING' } },
+      );
+    }
+    return proof;
+  }
+
+  /**
    * GET /status/{receiptHash}: the signed public status of any tenant's receipt with that hash,
    * with the latest checkpoint and, when `fromTreeSize` is a published size, a consistency proof
    * from it (so a holder of an older bundle can check the log only grew).
@@ -246,15 +264,16 @@ export class ReceiptService {
     receiptId: string,
   ): Promise<AnchorState & Partial<InclusionEvidence>> {
     const record = await this.get(tenant, receiptId);
-    if (!record.hasProofArtifact) {
-      throw new ReceiptError(
-        'proof_artifact_required_for_anchor',
-        'this receipt has no proof artifact (the request sent no doc.pdfBase64), so it cannot be anchored',
-      );
-    }
+    if (!record.hasProofArtifact) throw proofArtifactRequired();
     return { ...anchorStateOf(record), ...(await this.deps.anchoring.inclusion(record.anchor)) };
   }
 }
+
+const proofArtifactRequired = (): ReceiptError =>
+  new ReceiptError(
+    'proof_artifact_required_for_anchor',
+    'this receipt has no proof artifact (the request sent no doc.pdfBase64), so it cannot be anchored',
+  );
 
 /** A catch handler: undefined for a ServiceError with `code`, anything else rethrown. */
 function unlessCode(code: string) {

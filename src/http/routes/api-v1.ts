@@ -8,6 +8,7 @@ import ciRoutes from './ci.js';
 import lifecycleRoutes from './lifecycle.js';
 import pdfRoutes from './pdf.js';
 import receiptRoutes from './receipts.js';
+import tlogProofRoutes from './tlog-proof.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -46,6 +47,7 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(lifecycleRoutes);
   await app.register(pdfRoutes);
   await app.register(bundleRoutes);
+  await app.register(tlogProofRoutes);
   await app.register(attestationRoutes);
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LOG_CHECKPOINT_NOTE_EXAMPLE, LOG_VKEY_EXAMPLE } from '../../contract/examples.js';
+import { LOG_POLICY_EXAMPLE } from '../../contract/tlog-examples.js';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -23,7 +24,8 @@ const BYTES = z.any().describe('application/octet-stream');
 /**
  * The log as a C2SP tlog-tiles log with prefix `<PUBLIC_URL>/log`: `/log/checkpoint` (the signed
  * note), `/log/tile/<L>/<N>[.p/<W>]` (hash tiles, height 8) and `/log/tile/entries/<N>[.p/<W>]`
- * (entry bundles), plus `/log/vkey`, the note verifier key to check checkpoints with. Readable
+ * (entry bundles), plus `/log/vkey`, the note verifier key to check checkpoints with, and
+ * `/log/policy`, the c2sp.org/tlog-policy naming that key and the witnesses. Readable
  * from any origin (CORS), rate limited per client address with a limit of its own.
  */
 export default async function logRoutes(fastify: FastifyInstance, opts: LogRoutesOptions) {
@@ -79,6 +81,26 @@ export default async function logRoutes(fastify: FastifyInstance, opts: LogRoute
         .type('text/plain; charset=utf-8')
         .header('cache-control', SHORT_LIVED)
         .send(`${vkey}\n`);
+    },
+  });
+
+  app.get('/log/policy', {
+    schema: {
+      tags: ['log'],
+      summary: 'The log, its witnesses and their quorum (c2sp.org/tlog-policy)',
+      description:
+        'One `log <vkey>` line, one `witness <name> <vkey>` line per witness in WITNESSES, and the quorum (WITNESS_QUORUM): `quorum none`, `quorum <witness>`, or a group of k of the witnesses.',
+      security,
+      produces: ['text/plain; charset=utf-8'],
+      response: { 200: text(LOG_POLICY_EXAMPLE), ...errors },
+    },
+    handler: async (_request, reply) => {
+      const policy = app.services.anchoring.policy;
+      if (!policy) return reply.callNotFound();
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', SHORT_LIVED)
+        .send(policy);
     },
   });
 

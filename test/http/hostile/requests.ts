@@ -41,6 +41,12 @@ export const ENDPOINTS: Endpoint[] = [
     path: (id) => `/api/v1/receipt/${id}/bundle`,
   },
   {
+    name: 'tlog-proof',
+    method: 'GET',
+    route: '/api/v1/receipt/:receiptId/tlog-proof',
+    path: (id) => `/api/v1/receipt/${id}/tlog-proof`,
+  },
+  {
     name: 'attestation',
     method: 'GET',
     route: '/api/v1/receipt/:receiptId/attestation',
@@ -109,6 +115,7 @@ export const ENDPOINTS: Endpoint[] = [
     path: () => '/log/checkpoint',
   },
   { name: 'log-vkey', method: 'GET', route: '/log/vkey', path: () => '/log/vkey' },
+  { name: 'log-policy', method: 'GET', route: '/log/policy', path: () => '/log/policy' },
   {
     name: 'log-tile',
     method: 'GET',

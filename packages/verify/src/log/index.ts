@@ -14,5 +14,8 @@ export {
   type VerifierKey,
 } from './note.js';
 export { cosignerKeyId, countCosignatures, parseCosignerKey } from './cosignature.js';
+export { parseLogPolicy, type LogPolicyResult } from './policy.js';
+export { parseTlogProof, type TlogProof, type TlogProofResult } from './tlog-proof.js';
+export { logEntryFromTlogProof, withTlogProof } from './tlog-entry.js';
 export { base64, equalBytes, fromBase64, fromBase64url, fromHex, hex } from '../encoding.js';
 export { jcs, leafHash, nodeHash, sha256, sha256Wire } from '../primitives.js';

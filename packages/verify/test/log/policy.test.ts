@@ -63,6 +63,17 @@ describe('parseLogPolicy: the service output', () => {
     expect(text).toContain('quorum witnesses-group\n');
     expect(pinned(text).quorum).toBe(2);
   });
+
+  it('renames a witness whose key name is the predefined none', () => {
+    const none = cosignerVkey({ name: 'none', publicKey: new Uint8Array(32).fill(3) });
+    const text = formatLogPolicy({
+      logVkey: LOG,
+      witnesses: [{ name: 'none', vkey: none }],
+      quorum: 1,
+    });
+    expect(text).toBe(`log ${LOG}\nwitness witness-1 ${none}\nquorum witness-1\n`);
+    expect(pinned(text).witnesses.map((w) => w.name)).toEqual(['none']);
+  });
 });
 
 describe('parseLogPolicy: syntax', () => {
