@@ -23,7 +23,7 @@ const HTTP = [['**/http/**'], 'HTTP is an adapter over the domain: nothing below
 const FASTIFY = [['fastify', 'fastify-*', '@fastify/*'], 'the domain knows nothing of Fastify'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

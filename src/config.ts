@@ -123,6 +123,8 @@ export interface Config {
   host: string;
   logLevel: string;
   publicUrl: string | undefined;
+  /** PUBLIC_URL, else http://localhost:<PORT>: for what must be absolute (a PDF's links). */
+  serviceUrl: string;
   store: StoreConfig;
   dataDir: string;
   bodyLimitBytes: number;
@@ -201,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    serviceUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://localhost:${e.PORT}`,
     store,
     dataDir,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

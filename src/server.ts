@@ -52,7 +52,7 @@ function banner(app: Awaited<ReturnType<typeof buildApp>>, url: string): string 
     `  open       ${url}/docs (API), ${url}/verify (verify a receipt)`,
     ...(config.publicUrl
       ? []
-      : ['  warning    PUBLIC_URL is not set: links and QR codes are relative']),
+      : [`  warning    PUBLIC_URL is not set: PDF receipts link to ${config.serviceUrl}`]),
   ].join('\n');
 }
 

@@ -25,9 +25,10 @@ export function verificationResponseOf(record: ReceiptRecord) {
   };
 }
 
+/** The view a PDF receipt renders; `serviceUrl` is absolute (a printed link must be). */
 export function receiptViewOf(
   record: ReceiptRecord,
-  publicUrl: string | undefined,
+  serviceUrl: string,
   bundle?: unknown,
 ): ReceiptView {
   const revocation = revocationOf(record);
@@ -43,8 +44,9 @@ export function receiptViewOf(
         }
       : { status: 'ACTIVE' },
     anchor: anchorStateOf(record),
-    verifyUrl: absoluteUrl(publicUrl, verifyPagePath(record.receipt.receiptHash)),
-    apiVerifyUrl: absoluteUrl(publicUrl, `${receiptPath(record.id)}/verify`),
+    serviceUrl,
+    verifyUrl: absoluteUrl(serviceUrl, verifyPagePath(record.receipt.receiptHash)),
+    apiVerifyUrl: absoluteUrl(serviceUrl, `${receiptPath(record.id)}/verify`),
     ...(bundle === undefined ? {} : { bundle }),
   };
 }

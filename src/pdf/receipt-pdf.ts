@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { BUNDLE_ATTACHMENT_NAME } from '../evidence/bundle.js';
+import { BUNDLE_ATTACHMENT_NAME } from '@verification-receipts/verify';
 import type { ReceiptView } from '../receipts/types.js';
 import { drawChecks, drawReasons } from './checks.js';
 import { COLOR, type Doc, FONT, PAGE, printable } from './layout.js';

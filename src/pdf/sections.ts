@@ -182,6 +182,18 @@ export function drawAnchor(doc: Doc, view: ReceiptView): void {
 
 const isAbsolute = (url: string): boolean => /^https?:\/\//i.test(url);
 
+/** The relying party's verifier, pinned to the service: online, or to a saved copy of its keys. */
+export function verifyCommand(
+  file: string,
+  serviceUrl: string,
+  pin: 'online' | 'jwks' = 'online',
+): string {
+  const root = pin === 'online' ? `--online ${serviceUrl}` : '--jwks jwks.json';
+  const saved =
+    pin === 'jwks' ? `  # jwks.json: a saved copy of ${serviceUrl}/.well-known/jwks.json` : '';
+  return `npx @verification-receipts/verify ${file} ${root}${saved}`;
+}
+
 /** Shell command for later verification; a relative URL is prefixed with $BASE_URL. */
 export function curlCommand(verifyUrl: string): string {
   const url = isAbsolute(verifyUrl) ? verifyUrl : `$BASE_URL${verifyUrl}`;
@@ -191,8 +203,8 @@ export function curlCommand(verifyUrl: string): string {
 const REVERIFY_INTRO =
   'Scan the code or open the verify page: drop this PDF on it and your browser checks the ' +
   'receipt (nothing is uploaded), then shows its current status. This PDF carries its evidence ' +
-  'as the attached file receipt-bundle.json, so it can also be checked offline with ' +
-  '`npx receipts verify` (no account, no API key).';
+  'as the attached file receipt-bundle.json, so it can also be checked with the independent ' +
+  "verifier below (no account, no API key), pinned to this service's published keys.";
 
 const HASH_NOTE =
   'By hand: the canonical receipt (RFC 8785 JSON of the stored receipt without receiptHash and ' +
@@ -221,8 +233,13 @@ export function drawReverify(doc: Doc, view: ReceiptView): void {
   const signed = view.receipt.receiptSignature !== undefined;
   paragraph(doc, HASH_NOTE + (signed ? KEYS_NOTE : UNSIGNED_NOTE), column, 8.5);
   doc.y = Math.max(doc.y, y + qrSize + 14);
-  const relative = isAbsolute(view.verifyUrl) ? '' : ' (relative to the service base URL)';
-  monoBlock(doc, `Verify page${relative}`, view.verifyUrl);
-  monoBlock(doc, 'Offline', `npx receipts verify receipt-${view.receipt.receiptId}.pdf`);
+  monoBlock(doc, 'Verify page', view.verifyUrl);
+  const file = `receipt-${view.receipt.receiptId}.pdf`;
+  monoBlock(doc, 'Verify (keys, status, log)', verifyCommand(file, view.serviceUrl), {
+    shell: true,
+  });
+  monoBlock(doc, 'Offline, keys saved earlier', verifyCommand(file, view.serviceUrl, 'jwks'), {
+    shell: true,
+  });
   monoBlock(doc, 'With an API key', curlCommand(view.apiVerifyUrl), { shell: true });
 }

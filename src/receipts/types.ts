@@ -70,9 +70,11 @@ export interface ReceiptView {
   status: ExternalReceiptStatus;
   revocation: { status: RevocationStatus; revokedAt?: string; issuerId?: string };
   anchor: AnchorState;
-  /** The public verify page for this receipt (`/verify?hash=`), absolute once PUBLIC_URL is set. */
+  /** The service's absolute base URL (PUBLIC_URL, else http://localhost:<PORT>). */
+  serviceUrl: string;
+  /** The public verify page for this receipt (`/verify?hash=`), absolute. */
   verifyUrl: string;
-  /** POST .../verify of the API (needs a key with read scope), absolute once PUBLIC_URL is set. */
+  /** POST .../verify of the API (needs a key with read scope), absolute. */
   apiVerifyUrl: string;
   /** The receipt bundle, attached to the PDF as receipt-bundle.json when present. */
   bundle?: unknown;

@@ -52,6 +52,7 @@ function view(stored: StoredReceipt, overrides: Partial<ReceiptView> = {}): Rece
     status: 'clean',
     revocation: { status: 'ACTIVE' },
     anchor: { status: 'PENDING' },
+    serviceUrl: 'https://receipts.example.com',
     verifyUrl: `https://receipts.example.com/verify?hash=${encodeURIComponent(stored.receiptHash)}`,
     apiVerifyUrl: `https://receipts.example.com/api/v1/receipt/${stored.receiptId}/verify`,
     ...overrides,
@@ -106,8 +107,9 @@ export function blockedView(): ReceiptView {
   });
   return view(stored, {
     status: 'failure',
-    verifyUrl: `/verify?hash=${encodeURIComponent(stored.receiptHash)}`,
-    apiVerifyUrl: `/api/v1/receipt/${stored.receiptId}/verify`,
+    serviceUrl: 'http://localhost:3000',
+    verifyUrl: `http://localhost:3000/verify?hash=${encodeURIComponent(stored.receiptHash)}`,
+    apiVerifyUrl: `http://localhost:3000/api/v1/receipt/${stored.receiptId}/verify`,
   });
 }
 

@@ -124,8 +124,14 @@ describe('renderReceiptPdf', () => {
     expect(out.text).toContain('acme/payments-service');
     expect(out.text).toContain('9fceb02d0ae598e95dc970b74767f19372d61af8');
     expect(out.text).toContain('PENDING');
-    expect(out.compact).toContain(strip(`"$BASE_URL${view.apiVerifyUrl}"`));
+    expect(out.compact).toContain(strip(`"${view.apiVerifyUrl}"`));
     expect(out.compact).toContain(strip(view.verifyUrl));
+    // the printed verifier command pins the issuing service
+    const file = `receipt-${view.receipt.receiptId}.pdf`;
+    const online = `npx @verification-receipts/verify ${file} --online http://localhost:3000`;
+    const unwrapped = out.compact.replaceAll('\\', '');
+    expect(unwrapped).toContain(strip(online));
+    expect(unwrapped).toContain(strip(`${file} --jwks jwks.json`));
     expect(out.compact).toContain(HASH);
     expectFooters(out, view.receipt.receiptId);
   });

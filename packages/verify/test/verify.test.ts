@@ -22,7 +22,7 @@ import {
 const keys = pinnedKeys();
 const trust: TrustRoot = { keys, source: 'fixtures JWKS' };
 const bundle = (): Json => fixture<Json>('bundle.json');
-const stepOf = (v: { steps: { id: string; status: string }[] }, id: string) =>
+const stepOf = (v: { steps: { id: string; status: string; detail: string }[] }, id: string) =>
   v.steps.find((s) => s.id === id);
 const sha = (...parts: Uint8Array[]) => {
   const h = createHash('sha256');

@@ -33,8 +33,8 @@ export default fp(
     }
     if (!opts.config.publicUrl) {
       app.log.warn(
-        { logOrigin: opts.config.logOrigin },
-        'PUBLIC_URL is not set: PDF QR codes, verify-page links and check-run links are relative, ' +
+        { logOrigin: opts.config.logOrigin, serviceUrl: opts.config.serviceUrl },
+        `PUBLIC_URL is not set: PDF receipts link to ${opts.config.serviceUrl}, which only this machine reaches; check-run links are relative, ` +
           'and unless LOG_ORIGIN is set the log uses a default origin that other deployments share',
       );
     }

@@ -28,7 +28,7 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
       const { receipts } = app.services;
       const record = await receipts.get(principalOf(request).tenant, request.params.receiptId);
       const bundle = await receipts.bundleOf(record);
-      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.publicUrl, bundle));
+      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle));
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="receipt-${record.id}.pdf"`)
