@@ -1,13 +1,13 @@
-// Builds the /verify page (src/evidence/page) into dist/public: the verifier bundled for the
-// browser with esbuild, and its HTML and CSS. Part of `npm run build`; the server serves the
-// result (src/http/routes/verify-page.ts).
+// Builds the /verify page (src/verify-page) into dist/public: the page and the verifier package
+// (@verification-receipts/verify) bundled for the browser with esbuild, and its HTML and CSS.
+// Part of `npm run build`; the server serves the result (src/http/routes/verify-page.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const page = path.join(root, 'src/evidence/page');
+const page = path.join(root, 'src/verify-page');
 const out = path.join(root, 'dist/public');
 
 export async function buildVerifyPage() {
@@ -19,6 +19,8 @@ export async function buildVerifyPage() {
     format: 'esm',
     platform: 'browser',
     target: ['es2020'],
+    // the package's "source" export: bundle its TypeScript, so the page needs no package build
+    conditions: ['verification-receipts-source'],
     minify: true,
     legalComments: 'linked',
     logLevel: 'warning',

@@ -1,8 +1,14 @@
 /// <reference lib="dom" />
-import { parseBundle, readBundle, verifyBundle, type Verdict } from '@verification-receipts/verify';
+import {
+  parseBundle,
+  readBundle,
+  unreadableVerdict,
+  verifyBundle,
+  type Verdict,
+} from '@verification-receipts/verify';
 import { bannerOf } from './banner.js';
 import { $ } from './dom.js';
-import { renderBusy, renderVerdict } from './render.js';
+import { keyTrusted, renderBusy, renderVerdict } from './render.js';
 import { fetchStatus, RECEIPT_HASH, statusOfLink, type StatusInput } from './status.js';
 import { pageTrust } from './trust.js';
 
@@ -38,7 +44,8 @@ function linkHash(): string | undefined {
 }
 
 function evaluate(): Verdict | undefined {
-  if (state.unreadable !== undefined) return unreadable(state.unreadable);
+  if (state.unreadable !== undefined)
+    return unreadableVerdict(state.unreadable, trust.source ?? '');
   const r = state.receipt;
   if (!r) return undefined;
   return verifyBundle(r.bundle, {
@@ -49,30 +56,11 @@ function evaluate(): Verdict | undefined {
   });
 }
 
-/** A file that is neither a PDF receipt nor a bundle, as the package reports one it cannot read. */
-function unreadable(reason: string): Verdict {
-  return {
-    verdict: 'rejected',
-    exitCode: 2,
-    summary: `UNREADABLE: ${reason}`,
-    authentic: false,
-    unreadable: true,
-    failedStep: 'format',
-    currentStatus: { state: 'not-checked', detail: 'not checked' },
-    trust: trust.source ?? '',
-    insecure: false,
-    steps: [{ id: 'format', status: 'FAIL', detail: reason }],
-  };
-}
-
 function show(): void {
   if (state.busy) return renderBusy(state.busy);
   const verdict = evaluate();
   if (verdict) renderVerdict(verdict, bannerOf(verdict, qrHash), state.artifact?.name);
 }
-
-const keyTrusted = (v: Verdict | undefined): boolean =>
-  v?.steps.some((s) => s.id === 'key-trust' && s.status === 'PASS') ?? false;
 
 async function checkStatus(): Promise<void> {
   const r = state.receipt;
@@ -94,18 +82,14 @@ async function chooseReceipt(file: File): Promise<void> {
   show();
   const read = await readBundle(new Uint8Array(await file.arrayBuffer()));
   if (mine !== generation) return;
-  Object.assign(state, {
-    receipt: undefined,
-    unreadable: undefined,
-    status: undefined,
-    busy: undefined,
-  });
-  if (!read.ok) state.unreadable = read.reason;
-  else
-    state.receipt = receiptOf(
-      read.bundle,
-      read.from === 'pdf' ? { printed: read.printed } : undefined,
-    );
+  Object.assign(state, { receipt: undefined, unreadable: undefined, status: undefined });
+  state.busy = undefined;
+  if (read.ok) {
+    const pdf = read.from === 'pdf' ? { printed: read.printed } : undefined;
+    state.receipt = receiptOf(read.bundle, pdf);
+  } else {
+    state.unreadable = read.reason;
+  }
   // only a receipt of this service has a status here worth asking for; no verdict is shown
   // before it is known, so the banner never flashes a verdict that is about to change
   if (keyTrusted(evaluate())) await checkStatus();

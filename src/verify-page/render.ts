@@ -1,6 +1,5 @@
 /// <reference lib="dom" />
-import type { Step, Verdict } from '@verification-receipts/verify';
-import { reasonText } from '../../packages/verify/src/reasons.js'; // TEMP
+import { reasonText, type Step, type Verdict } from '@verification-receipts/verify';
 import type { Banner } from './banner.js';
 import { $, el, row } from './dom.js';
 import { statusSentence } from './status.js';
@@ -52,8 +51,13 @@ export function renderVerdict(verdict: Verdict, banner: Banner, artifactName?: s
   renderFacts(verdict);
   renderSteps($('steps'), verdict.steps);
   renderChecks(verdict);
-  $('recheck').hidden = verdict.unreadable;
+  // the status is only asked for a receipt of this service
+  $('recheck').hidden = !keyTrusted(verdict);
 }
+
+/** Whether the receipt is signed by one of the keys the page was served with. */
+export const keyTrusted = (v: Verdict | undefined): boolean =>
+  v?.steps.some((s) => s.id === 'key-trust' && s.status === 'PASS') ?? false;
 
 function renderSummary(verdict: Verdict, artifactName?: string): void {
   const d = verdict.decision;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatVerifierKey } from '@verification-receipts/verify/log';
@@ -63,6 +64,46 @@ describe('receipts log verify', () => {
     const res = await run('log', 'verify', '--url', prefix, '--vkey', other);
     expect(res.code).toBe(1);
     expect(res.out).toContain('FAIL  checkpoint signature');
+  });
+
+  it('fails when the checkpoint carries the log key name and ID but a signature that does not verify', async () => {
+    // a proxy that serves the real log with one bit of the checkpoint signature flipped
+    const proxy = http.createServer(async (req, res) => {
+      const upstream = await fetch(`${prefix}${(req.url ?? '').replace(/^\/log/, '')}`);
+      let body = Buffer.from(await upstream.arrayBuffer());
+      if (req.url === '/log/checkpoint') {
+        body = Buffer.from(
+          body
+            .toString('utf8')
+            .replace(/^(\u2014 \S+ )(\S+)$/mu, (_, head: string, sig: string) => {
+              const blob = Buffer.from(sig, 'base64');
+              blob[20] = (blob[20] as number) ^ 1; // after the 4-byte key ID: the signature itself
+              return `${head}${blob.toString('base64')}`;
+            }),
+        );
+      }
+      res.writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? '',
+      });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as { port: number };
+    try {
+      const vkey = ctx.app.services.anchoring.verifierKey as string;
+      const res = await run(
+        'log',
+        'verify',
+        '--url',
+        `http://127.0.0.1:${port}/log`,
+        '--vkey',
+        vkey,
+      );
+      expect(res.code, res.out + res.err).toBe(1);
+      expect(res.out).toContain('FAIL  checkpoint signature');
+    } finally {
+      proxy.close();
+    }
   });
 
   it('prints the log identity from a served log', async () => {

@@ -16,7 +16,13 @@ export {
   type StatusCheck,
   type StatusResult,
 } from './status.js';
-export { decisionOf, type Decision, type Verdict, type VerdictLabel } from './verdict.js';
+export {
+  decisionOf,
+  unreadable as unreadableVerdict,
+  type Decision,
+  type Verdict,
+  type VerdictLabel,
+} from './verdict.js';
 export { hasTrustRoot, type PinnedLog, type PinnedWitness, type TrustRoot } from './trust.js';
 export type { Step, StepId, StepStatus } from './steps.js';
 export {
@@ -29,3 +35,4 @@ export {
   type ReceiptBundle,
 } from './bundle.js';
 export { jwkKey, jwkThumbprint } from './primitives.js';
+export { reasonText } from './reasons.js';

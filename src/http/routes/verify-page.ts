@@ -31,8 +31,9 @@ function read(name: string): string | undefined {
 const config = { csp: VERIFY_PAGE_CSP };
 
 /**
- * GET /verify: the browser verifier (no key). The service's trusted keys are written into the
- * page, so it verifies with keys fixed at load time and works offline from then on.
+ * GET /verify: the browser verifier (no key). The service's trusted keys and its log's identity
+ * (origin and note verifier key, as GET /log/vkey serves it) are written into the page, so it
+ * verifies against a trust root fixed at load time and works offline from then on.
  */
 export default async function verifyPageRoutes(app: FastifyInstance) {
   const html = read('verify.html');
@@ -46,12 +47,17 @@ export default async function verifyPageRoutes(app: FastifyInstance) {
   app.get('/verify', { config, schema: { hide: true } }, async (_request, reply: FastifyReply) => {
     if (!html) throw notBuilt();
     const ring = await app.services.keyRing.current();
+    const { origin, verifierKey } = app.services.anchoring;
+    const root = {
+      keys: ring.publicJwks,
+      ...(verifierKey ? { log: { origin, verifierKey } } : {}),
+    };
     // JSON inside a non-executed <script> block: '<' escaped so no '</script>' can close it
-    const keys = JSON.stringify({ keys: ring.publicJwks }).replaceAll('<', '\\u003c');
+    const trust = JSON.stringify(root).replaceAll('<', '\\u003c');
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(html.replace('__TRUSTED_KEYS__', keys));
+      .send(html.replace('__TRUST_ROOT__', () => trust)); // a function: no `$&` patterns in the JSON
   });
 
   for (const [name, [body, type]] of Object.entries(assets)) {
