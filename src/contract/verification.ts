@@ -20,7 +20,7 @@ import {
 
 const TwoLetters = z.string().length(2);
 
-/** decisions.md: `sha256:<64 lowercase hex>` or bare 64 lowercase hex (normalised later). */
+/** docs/decisions.md: `sha256:<64 lowercase hex>` or bare 64 lowercase hex (normalised later). */
 export const DocHash = z
   .string()
   .max(71)

@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { decodeBase64url } from './base64url.js';
 
 /**
- * Issuer-signed revocation (decisions.md): x-issuer-signature is a base64url Ed25519 signature by
+ * Issuer-signed revocation (docs/decisions.md): x-issuer-signature is a base64url Ed25519 signature by
  * a registered issuer key over `revoke\n<receiptId>\n<x-issuer-id>\n<x-signature-timestamp>`, and
  * the timestamp must be within the allowed skew of server time (either direction).
  */

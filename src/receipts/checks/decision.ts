@@ -1,7 +1,7 @@
 import type { Decision } from '../../contract/common.js';
 import type { CheckOutcome } from '../types.js';
 
-/** decisions.md "Status mapping": any FAIL -> BLOCK; else any WARN -> FLAG; else ALLOW. */
+/** docs/decisions.md "Status mapping": any FAIL -> BLOCK; else any WARN -> FLAG; else ALLOW. */
 export function decide(outcomes: readonly CheckOutcome[]): Decision {
   if (outcomes.some((outcome) => outcome.status === 'FAIL')) return 'BLOCK';
   return outcomes.some((outcome) => outcome.status === 'WARN') ? 'FLAG' : 'ALLOW';

@@ -34,6 +34,7 @@ Options:
   --artifact FILE          the document itself: its SHA-256 must be the receipt's subject
   --max-status-age SECS    how old a status statement may be and still count as current (default 300)
   --json                   print one JSON object (docs/verify-result.schema.json)
+  --help, -h               this text
 
 Exit status: 0 authentic, ALLOW and not revoked; 1 not authentic (the failing step is named);
 2 unreadable input or bad usage; 3 authentic but FLAG, BLOCK or revoked.
