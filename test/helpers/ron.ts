@@ -101,3 +101,44 @@ export function atLimitRequest(notary: Notary, pdf = samplePdf()): VerificationR
   };
   return request;
 }
+
+export type Decision = 'ALLOW' | 'FLAG' | 'BLOCK';
+
+/**
+ * A request that gets `decision`, as the README's demo makes them: a real seal (ALLOW); an opaque
+ * seal with no scheme (FLAG); a real seal over another document (BLOCK).
+ */
+export function decisionRequest(notary: Notary, decision: Decision, pdf = samplePdf()) {
+  const request = validRequest(notary, pdf);
+  if (decision === 'FLAG') {
+    request.ron.sealPayload = 'opaque';
+    delete (request.ron as { sealScheme?: string }).sealScheme;
+  }
+  if (decision === 'BLOCK') {
+    const docHash = `sha256:${sha256Hex(samplePdf('another deed'))}`;
+    const claims = { notaryId: notary.id, commissionState: 'TX', docHash };
+    request.ron.sealPayload = createSeal(claims, notary.privateKeyPem);
+  }
+  return request;
+}
+
+/** Issues a receipt of `decision` and seals the log; the issuance answer. */
+export async function issueSealed(
+  ctx: TestContext,
+  key: string,
+  notary: Notary,
+  decision: Decision = 'ALLOW',
+  pdf?: Buffer,
+): Promise<{ receiptId: string; receiptHash: string }> {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/verify',
+    headers: { 'x-api-key': key },
+    payload: decisionRequest(notary, decision, pdf),
+  });
+  if (res.statusCode !== 200 || res.json().decision !== decision) {
+    throw new Error(`expected ${decision}, got ${res.statusCode} ${res.body}`);
+  }
+  await ctx.app.services.anchoring.sealAll();
+  return res.json();
+}

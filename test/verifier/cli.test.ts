@@ -14,7 +14,7 @@ import {
 } from '../helpers/context.js';
 import { jwkThumbprint } from '@verification-receipts/verify';
 import { samplePdf } from '../helpers/requests.js';
-import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
+import { issueSealed, registerNotary, type Decision, type Notary } from '../helpers/ron.js';
 
 /**
  * `receipts verify` (the verifier package's command): issue -> bundle or PDF -> verify, offline,
@@ -58,25 +58,8 @@ const verify = (...argv: string[]) => runCaptured(['verify', ...argv]);
 
 const DEED = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/sample-deed.pdf'));
 
-/** A request of each decision over the sample deed (see the README's demo). */
-function requestFor(decision: 'ALLOW' | 'FLAG' | 'BLOCK') {
-  const request = validRequest(notary, DEED);
-  if (decision === 'FLAG') delete (request.ron as { sealScheme?: string }).sealScheme;
-  if (decision === 'BLOCK') request.ron.sealPayload = validRequest(notary).ron.sealPayload;
-  return request;
-}
-
-async function issueAnchored(decision: 'ALLOW' | 'FLAG' | 'BLOCK' = 'ALLOW'): Promise<string> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/verify',
-    headers: { 'x-api-key': key },
-    payload: requestFor(decision),
-  });
-  expect(res.json().decision).toBe(decision);
-  expect(res.statusCode, res.body).toBe(200);
-  await ctx.app.services.anchoring.sealAll();
-  return res.json().receiptId;
+async function issueAnchored(decision: Decision = 'ALLOW'): Promise<string> {
+  return (await issueSealed(ctx, key, notary, decision, DEED)).receiptId;
 }
 
 async function bundleOf(id: string): Promise<BundleJson> {

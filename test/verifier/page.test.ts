@@ -3,7 +3,6 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../scripts/build-verify-page.mjs';
-import { createSeal } from '../../src/receipts/seal.js';
 import {
   createTestContext,
   ed25519Pem,
@@ -12,8 +11,8 @@ import {
   type TestContext,
 } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
-import { samplePdf, sha256Hex } from '../helpers/requests.js';
-import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
+import { samplePdf } from '../helpers/requests.js';
+import { issueSealed, registerNotary, type Decision, type Notary } from '../helpers/ron.js';
 
 /**
  * The /verify page in real headless Chromium (Debian's chromium, driven by playwright-core): the
@@ -67,34 +66,9 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-type Kind = 'ALLOW' | 'FLAG' | 'BLOCK';
+type Kind = Decision;
 
-/** The README demo's three receipts: a real seal; an opaque one; a real one over another deed. */
-function requestFor(kind: Kind) {
-  const request = validRequest(notary);
-  if (kind === 'FLAG') {
-    request.ron.sealPayload = 'opaque';
-    delete request.ron.sealScheme;
-  }
-  if (kind === 'BLOCK') {
-    const docHash = `sha256:${sha256Hex(samplePdf('another deed'))}`;
-    const claims = { notaryId: notary.id, commissionState: 'TX', docHash };
-    request.ron.sealPayload = createSeal(claims, notary.privateKeyPem);
-  }
-  return request;
-}
-
-async function issue(kind: Kind = 'ALLOW'): Promise<{ receiptId: string; receiptHash: string }> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/verify',
-    headers: { 'x-api-key': key },
-    payload: requestFor(kind),
-  });
-  expect(res.json().decision).toBe(kind);
-  await ctx.app.services.anchoring.sealAll();
-  return res.json();
-}
+const issue = (kind: Kind = 'ALLOW') => issueSealed(ctx, key, notary, kind);
 
 /** The receipt's PDF, written to a file the page can be given. */
 async function pdfOf(receiptId: string): Promise<string> {

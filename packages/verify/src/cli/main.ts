@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { readBundle } from '../read.js';
+import { MAX_TLOG_PROOF_BYTES } from '../log/tlog-proof.js';
 import { MAX_PDF_BYTES } from '../pdf/attachment.js';
 import type { TrustRoot } from '../trust.js';
 import { unreadable } from '../verdict.js';
@@ -8,6 +9,7 @@ import { verifyBundle, type VerifyOptions } from '../verify.js';
 import { fetchJson, FetchError, MAX_FETCH_BYTES } from './fetch.js';
 import { parseOptions, Usage, type Options } from './options.js';
 import { printVerdict, type Io } from './print.js';
+import { readFileBounded } from './files.js';
 import { trustFrom } from './trust.js';
 import { withTlogProof } from './tlog-proof.js';
 
@@ -42,18 +44,6 @@ Every fetch reads at most ${MAX_FETCH_BYTES} bytes; https only (http only to loc
 
 example: receipt-verify receipt.pdf --online https://receipts.example.com`;
 
-function readInput(file: string): Uint8Array {
-  let size: number;
-  try {
-    size = fs.statSync(file).size;
-  } catch {
-    throw new Usage(`${file}: no such file`);
-  }
-  if (size > MAX_PDF_BYTES)
-    throw new Usage(`${file}: larger than ${MAX_PDF_BYTES} bytes, not a receipt`);
-  return new Uint8Array(fs.readFileSync(file));
-}
-
 async function sha256OfFile(file: string): Promise<string> {
   const hash = createHash('sha256');
   try {
@@ -78,14 +68,18 @@ async function statusOf(o: Options, bundle: unknown): Promise<VerifyOptions['sta
 
 async function run(o: Options, io: Io): Promise<number> {
   const trust: TrustRoot = await trustFrom(o);
-  const bytes = readInput(o.file);
+  const bytes = new Uint8Array(readFileBounded(o.file, MAX_PDF_BYTES, 'a receipt'));
   const read = await readBundle(bytes);
   if (!read.ok) {
     printVerdict(io, unreadable(read.reason, 'not used'), o.json);
     return 2;
   }
   const bundle = o.tlogProof
-    ? withTlogProof(read.bundle, fs.readFileSync(o.tlogProof, 'utf8'), trust)
+    ? withTlogProof(
+        read.bundle,
+        readFileBounded(o.tlogProof, MAX_TLOG_PROOF_BYTES, 'a tlog-proof').toString('utf8'),
+        trust,
+      )
     : read.bundle;
   const status = await statusOf(o, bundle);
   const verdict = verifyBundle(bundle, {

@@ -1,10 +1,10 @@
 import { createPublicKey } from 'node:crypto';
-import fs from 'node:fs';
 import { parseLogPolicy } from '../log/policy.js';
 import { parseVerifierKey } from '../log/note.js';
 import { jwkKey } from '../primitives.js';
 import type { PinnedLog, TrustRoot } from '../trust.js';
 import { fetchBounded, fetchJson, FetchError } from './fetch.js';
+import { readFileBounded } from './files.js';
 import { Usage, type Options } from './options.js';
 
 /**
@@ -15,17 +15,8 @@ import { Usage, type Options } from './options.js';
 /** Largest local file of keys or policy read (bytes). */
 const MAX_TRUST_FILE_BYTES = 256 * 1024;
 
-function readSmall(file: string): string {
-  let size: number;
-  try {
-    size = fs.statSync(file).size;
-  } catch {
-    throw new Usage(`${file}: no such file`);
-  }
-  if (size > MAX_TRUST_FILE_BYTES)
-    throw new Usage(`${file}: larger than ${MAX_TRUST_FILE_BYTES} bytes`);
-  return fs.readFileSync(file, 'utf8');
-}
+const readSmall = (file: string): string =>
+  readFileBounded(file, MAX_TRUST_FILE_BYTES, 'a key or policy file').toString('utf8');
 
 function keysOfJwks(set: unknown, where: string): Uint8Array[] {
   const list = (set as { keys?: unknown } | null)?.keys;

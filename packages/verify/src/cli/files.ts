@@ -1,0 +1,14 @@
+import fs from 'node:fs';
+import { Usage } from './options.js';
+
+/** A local file read whole, refused before reading when it is larger than `limit` bytes. */
+export function readFileBounded(file: string, limit: number, what: string): Buffer {
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    throw new Usage(`${file}: no such file`);
+  }
+  if (size > limit) throw new Usage(`${file}: larger than ${limit} bytes, not ${what}`);
+  return fs.readFileSync(file);
+}
