@@ -202,8 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers: workersOf(e.WORKERS, store),
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
-    serviceUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://localhost:${e.PORT}`,
+    ...urlsOf(e.PUBLIC_URL, e.PORT),
     store,
     dataDir,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -251,6 +250,12 @@ function storeOf(e: z.infer<typeof EnvSchema>, dataDir: string): StoreConfig {
     poolMax: e.DATABASE_POOL_MAX,
     queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
   };
+}
+
+/** PUBLIC_URL without its trailing slash, and the absolute base a printed link needs. */
+function urlsOf(publicUrl: string | undefined, port: number) {
+  const trimmed = publicUrl?.replace(/\/+$/, '');
+  return { publicUrl: trimmed, serviceUrl: trimmed ?? `http://localhost:${port}` };
 }
 
 /** OIDC tokens of CI runs: their issuers, and the audience they must name (PUBLIC_URL by default). */

@@ -49,60 +49,59 @@ export default async function logRoutes(fastify: FastifyInstance, opts: LogRoute
   const security = opts.public ? [] : [{ apiKey: [] }];
   const errors = errorResponses(...(opts.public ? [] : ([401, 403] as const)), 404, 429, 503);
 
-  app.get('/log/checkpoint', {
-    schema: {
-      tags: ['log'],
+  /** A text document of the log: 404 when the service has none (no signing key). */
+  const textRoute = (
+    url: string,
+    doc: { summary: string; description?: string; example: string },
+    body: () => Promise<string | undefined> | string | undefined,
+  ) =>
+    app.get(url, {
+      schema: {
+        tags: ['log'],
+        ...doc,
+        security,
+        produces: ['text/plain; charset=utf-8'],
+        response: { 200: text(doc.example), ...errors },
+      },
+      handler: async (_request, reply) => {
+        const document = await body();
+        if (document === undefined) return reply.callNotFound();
+        return reply
+          .type('text/plain; charset=utf-8')
+          .header('cache-control', SHORT_LIVED)
+          .send(document);
+      },
+    });
+
+  textRoute(
+    '/log/checkpoint',
+    {
       summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint), as a signed note',
-      security,
-      produces: ['text/plain; charset=utf-8'],
-      response: { 200: text(LOG_CHECKPOINT_NOTE_EXAMPLE), ...errors },
+      example: LOG_CHECKPOINT_NOTE_EXAMPLE,
     },
-    handler: async (_request, reply) => {
-      const { checkpoint } = await app.services.anchoring.checkpoint();
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('cache-control', SHORT_LIVED)
-        .send(checkpoint);
-    },
-  });
-
-  app.get('/log/vkey', {
-    schema: {
-      tags: ['log'],
+    async () => (await app.services.anchoring.checkpoint()).checkpoint,
+  );
+  textRoute(
+    '/log/vkey',
+    {
       summary: 'The note verifier key of the checkpoints (c2sp.org/signed-note vkey)',
-      security,
-      produces: ['text/plain; charset=utf-8'],
-      response: { 200: text(LOG_VKEY_EXAMPLE), ...errors },
+      example: LOG_VKEY_EXAMPLE,
     },
-    handler: async (_request, reply) => {
+    () => {
       const vkey = app.services.anchoring.verifierKey;
-      if (!vkey) return reply.callNotFound();
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('cache-control', SHORT_LIVED)
-        .send(`${vkey}\n`);
+      return vkey ? `${vkey}\n` : undefined;
     },
-  });
-
-  app.get('/log/policy', {
-    schema: {
-      tags: ['log'],
+  );
+  textRoute(
+    '/log/policy',
+    {
       summary: 'The log, its witnesses and their quorum (c2sp.org/tlog-policy)',
       description:
         'One `log <vkey>` line, one `witness <name> <vkey>` line per witness in WITNESSES, and the quorum (WITNESS_QUORUM): `quorum none`, `quorum <witness>`, or a group of k of the witnesses.',
-      security,
-      produces: ['text/plain; charset=utf-8'],
-      response: { 200: text(LOG_POLICY_EXAMPLE), ...errors },
+      example: LOG_POLICY_EXAMPLE,
     },
-    handler: async (_request, reply) => {
-      const policy = app.services.anchoring.policy;
-      if (!policy) return reply.callNotFound();
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('cache-control', SHORT_LIVED)
-        .send(policy);
-    },
-  });
+    () => app.services.anchoring.policy,
+  );
 
   app.get('/log/tile/*', {
     schema: {
