@@ -16,8 +16,7 @@
  *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store,
  *                           BENCH_REPEAT=3: rounds, then the median of each figure,
  *                           BENCH_WARMUP_SECONDS=10: the first load on each fresh process, kept
- *                             in its own "cold" row; 0 measures the fresh process, as before
- *                             stop 29)
+ *                             in its own "cold" row; 0 measures the fresh process)
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -35,9 +34,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 /**
  * The paced run sends one request every 1/RATE s (bench/paced-load.mjs) over at most this many
- * keep-alive connections; a request due while all are busy waits, and its wait counts. (Until
- * stop 27 it was autocannon -R over 2 connections, which sends each connection's quota for the
- * second back to back and then idles: bursts, not a pace.)
+ * keep-alive connections; a request due while all are busy waits, and its wait counts. (Not
+ * autocannon -R, which sends each connection's quota for the second back to back and then idles:
+ * bursts, not a pace.)
  */
 const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 8);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,9 +51,9 @@ const STORES = (process.env.BENCH_STORES ?? 'embedded,postgres').split(',');
 const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
 /**
  * Each process is first loaded for this long at full speed, and that run is reported in a row
- * of its own (", cold"): the other runs measure the process warmed. Until stop 29 the first
- * measured run was the first load a fresh service saw, and V8 was still compiling it: on stop
- * 29's host the same 10 s of POST /verify took 2.0-2.2 ms of service CPU per request on a fresh
+ * of its own (", cold"): the other runs measure the process warmed. A fresh service is still
+ * being compiled by V8 during its first load: on a host whose bare route takes 10,000-19,000
+ * req/s, the same 10 s of POST /verify take 2.0-2.2 ms of service CPU per request on a fresh
  * process and 1.0-1.2 ms on the next 10 s. The bare route warms within a fraction of a second.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);

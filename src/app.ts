@@ -86,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions(config) : withRedaction(options.logger),
     bodyLimit: config.bodyLimitBytes,
-    // A body trickled one byte at a time cannot hold a connection (issue 12): the whole request
+    // A body trickled one byte at a time cannot hold a connection: the whole request
     // must arrive within REQUEST_TIMEOUT_MS, checked every second, and idle sockets are closed.
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,

@@ -5,7 +5,7 @@ import { send } from './client.js';
 import type { DriverInput, WorstCaseFigures } from './workload.js';
 
 /**
- * Beside the soak's mix (issue 12): a loop of worst-case requests (every field at its limit, see
+ * Beside the soak's mix: a loop of worst-case requests (every field at its limit, see
  * test/helpers/ron.ts atLimitRequest) each followed by a fetch of its PDF, and a /healthz probe
  * every 50 ms on its own connection, whose latency says whether one request can stall the rest.
  */

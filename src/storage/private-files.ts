@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The embedded store's files are private to the service's user (issue 12). PGlite creates its
+ * The embedded store's files are private to the service's user. PGlite creates its
  * files through Emscripten's file system with explicit 0666 modes, which the process umask does
  * not narrow, so the store directory is made 0700 before PGlite opens it (nothing inside is
  * reachable by others), and every file in it is set to 0600 once the store is open and again

@@ -8,7 +8,7 @@ import { expectSafe, expectStillAnswering } from './hostile/invariants.js';
 import { ciRequest, pathsOf, setPath, valueAt } from './hostile/requests.js';
 
 /**
- * Issue 12: every string field of both issuing endpoints, set to long strings, many tokens, long
+ * Every string field of both issuing endpoints, set to long strings, many tokens, long
  * tokens and many lines, up to twice the largest field limit. Whatever is sent: the safe-answer
  * invariants hold, and every receipt that gets issued renders as a PDF and re-verifies.
  */

@@ -6,7 +6,7 @@ import { atLimitRequest, registerNotary, validRequest, type Notary } from '../he
 import { ciRequest } from './hostile/requests.js';
 
 /**
- * Issue 12's limits: every string of every request body and validated header has a maximum
+ * Size limits: every string of every request body and validated header has a maximum
  * length, every array a maximum count; over a limit is a 400 naming the path and the limit, and a
  * request with every field at its limit is issued and its PDF renders.
  */

@@ -8,7 +8,7 @@ import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
 /**
  * Stored state edited behind the service's back (a DBA, a restored backup, an attacker with SQL)
- * must not pass later verification: issue 12, item 4 (rows) and item 7 (the key ring).
+ * must not pass later verification: neither edited rows nor an edited key ring.
  */
 let ctx: TestContext;
 let key: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 
 /**
- * Issue 12 item 8: a client that sends its request slowly (one byte now and then) or not at all
+ * A client that sends its request slowly (one byte now and then) or not at all
  * cannot hold a connection: REQUEST_TIMEOUT_MS bounds the whole request, CONNECTION_TIMEOUT_MS an
  * idle socket. Measured on a listening server, since `inject` has no sockets.
  */

@@ -20,7 +20,7 @@ function notPrivate(dir: string): string[] {
 }
 
 /**
- * Issue 12 item 10: with DATA_DIR already present and world-writable, every file and directory
+ * With DATA_DIR already present and world-writable, every file and directory
  * the server creates in it (embedded store, lock, admin socket, generated signing key) is
  * private to the service's user.
  */

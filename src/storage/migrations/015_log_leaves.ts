@@ -8,12 +8,12 @@ import type { Knex } from 'knex';
  *   trigger queues every new entry, whoever writes it (issuance, revocation, a migration).
  * - `log_leaves`: each sealed entry's position (`leaf_index`) and when it was sealed.
  *
- * A seal used to set `leaf_index` on every sealed entry. An UPDATE of a row whose indexed column
- * changes writes a whole new version of it, a new entry in each of its four indexes, and often a
- * lock record first; the old version waits for VACUUM. A seal now deletes queue rows and inserts
- * positions. For a seal of 12,000 entries that step took 45-74 ms instead of 107-195, and the
- * seal's WAL fell from 906 to 630 bytes per entry (bench/README.md, stop 32). Every commit of an
- * issuance that overlaps a seal flushes the seal's WAL with its own, so this is latency for
+ * A seal does not set `leaf_index` on the sealed entries' rows. An UPDATE of a row whose indexed
+ * column changes writes a whole new version of it, a new entry in each of its four indexes, and
+ * often a lock record first; the old version waits for VACUUM. A seal deletes queue rows and
+ * inserts positions instead. For a seal of 12,000 entries that step takes 45-74 ms instead of
+ * 107-195, and the seal's WAL (`pg_waldump`) is 630 bytes per entry instead of 906. Every commit
+ * of an issuance that overlaps a seal flushes the seal's WAL with its own, so this is latency for
  * everyone, not only the sealer's work.
  *
  * `revokes` is unique only where set: receipt entries (nearly all) no longer add a NULL to it.
