@@ -160,6 +160,19 @@ describe('the log steps', () => {
     expect(verifyBundle(unanchored, { trust: { log: policy.log } }).failedStep).toBe('key-trust');
   });
 
+  it('after a key rotation, a checkpoint signed with a retired key the JWKS still lists passes', () => {
+    const policy = parseLogPolicy(fixtureText('log.policy'));
+    if (!policy.ok) throw new Error(policy.reason);
+    const rotated = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    const newKey = new Uint8Array(Buffer.from(String(rotated.x), 'base64url'));
+    const log = { ...policy.log, publicKey: newKey };
+    expect(stepOf(verifyBundle(bundle(), { trust: { keys, log } }), 'checkpoint')?.status).toBe(
+      'PASS',
+    );
+    // with only the new log key pinned, the old checkpoint proves nothing
+    expect(verifyBundle(bundle(), { trust: { log } }).failedStep).toBe('key-trust');
+  });
+
   it('a pinned witness quorum without cosignatures fails the witnesses step', () => {
     const policy = parseLogPolicy(fixtureText('log.policy'));
     if (!policy.ok) throw new Error(policy.reason);

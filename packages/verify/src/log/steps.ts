@@ -58,8 +58,11 @@ function checkpointKey(
     if (entry.origin !== pinnedLog.origin) {
       return `the checkpoint is of the log ${entry.origin}, not of the pinned log ${pinnedLog.origin}`;
     }
-    if (pinnedLog.publicKey) {
-      const key = pinnedLog.publicKey;
+    // the log key now, or a pinned service key: checkpoints made before a key rotation are signed
+    // with a retired key, which the service's JWKS still lists
+    const key = pinnedLog.publicKey;
+    const retired = (trust.keys ?? []).some((k) => equalBytes(k, named.publicKey));
+    if (key && !retired) {
       return { name: pinnedLog.origin, keyId: noteKeyId(pinnedLog.origin, key), publicKey: key };
     }
   }
@@ -90,8 +93,9 @@ export function checkpoint(
   if (body.treeSize !== entry.treeSize || !root || !equalBytes(body.rootHash, root)) {
     return fail('the checkpoint commits to another tree size or root');
   }
-  const pinned = trust.log?.publicKey !== undefined;
-  const origin = pinned || trust.log ? 'pinned log' : 'log (origin not pinned)';
+  const logKey = trust.log?.publicKey;
+  const pinned = logKey !== undefined && equalBytes(logKey, key.publicKey);
+  const origin = trust.log ? 'pinned log' : 'log (origin not pinned)';
   return {
     step: step(
       'checkpoint',
