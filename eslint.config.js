@@ -32,7 +32,7 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  // The layout's import rules (README "Layout"), enforced so they stay true.
+  // The layout's import rules (CONTRIBUTING.md "Layout"), enforced so they stay true.
   {
     files: ['src/receipts/**', 'src/anchoring/**', 'src/auth/**', 'src/errors.ts'],
     rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [

@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 /**
  * The only place that reads `process.env`. Everything else receives a parsed `Config`.
- * Every variable is documented in the README's Configuration section.
+ * Every variable is documented in docs/configuration.md.
  */
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);

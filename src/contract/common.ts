@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ANCHOR_STATE_EXAMPLE, ERROR_RESPONSE_EXAMPLE } from './examples.js';
 
-/** Shared pieces of the interface spec (../shared/spec/verification-receipt-service.md §2). */
+/** Shared pieces of the interface spec (its §2; the specification is kept outside this repository). */
 
 export const ErrorResponse = z
   .looseObject({

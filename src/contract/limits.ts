@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Size limits of request data (the spec leaves them open). Every string of every
  * request body and validated header has a maximum length and every array a maximum count, so
  * one field cannot make one request use unbounded memory or CPU. Over a limit is 400
- * `validation_failed` naming the path and the limit. The README's "Limits" table lists these.
+ * `validation_failed` naming the path and the limit. The "Limits" table of docs/api.md lists these.
  */
 export const LIMITS = {
   /** Identifiers: bundleId, notaryId, parcelId, externalId, headSha, issuer id. */
