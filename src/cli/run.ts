@@ -57,7 +57,7 @@ export const USAGE = `usage: receipts <command> [flags]
   --version                         print the version
 
 Every command takes --help. The CLI uses the same DATABASE_URL / DATA_DIR as the server (see
-README).`;
+docs/configuration.md).`;
 
 /**
  * The USAGE lines of the command `argv` names (a group, or a group and subcommand), with their

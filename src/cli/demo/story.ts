@@ -109,7 +109,7 @@ async function revoke(story: Story, id: string): Promise<void> {
   step(
     story,
     `Revoke, signed by the issuer ${DEMO_ISSUER}`,
-    `npx receipts sign-revocation --issuer ${DEMO_ISSUER} --key-file ${key} --receipt ${id}   # then curl with the three headers (README "Revoking with curl")`,
+    `npx receipts sign-revocation --issuer ${DEMO_ISSUER} --key-file ${key} --receipt ${id}   # then curl with the three headers (docs/cli.md, "Revoking with curl")`,
   );
   const h = signRevocation(story.material.issuerPem, DEMO_ISSUER, id, new Date().toISOString());
   const answer = await call(story, 'POST', `/api/v1/receipt/${id}/revoke`, {
