@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The verifier package is tested from its sources (its package.json "verification-receipts-source" condition). */
 const verifySource = (sub: string) =>
@@ -11,14 +12,72 @@ export const verifyAliases = [
   { find: /^@verification-receipts\/verify\/cli$/, replacement: verifySource('cli/main.ts') },
 ];
 
+/** Every test file of the normal suite (the fault suite has its own: vitest.faults.config.ts). */
+export const ALL_TESTS = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
+
+/**
+ * The unit tier (`npm run test:unit`, under a minute): files that start no store, no server, no
+ * process and no browser, and reach no network. A file belongs here only if it is listed below;
+ * everything else is the integration tier. test/architecture/tiers.test.ts fails if a file
+ * listed here imports (directly or through a local module) test/helpers/context.ts, src/storage,
+ * src/app.ts, playwright-core or node:child_process. A new test file starts in the integration
+ * tier; list it here once it qualifies.
+ */
+export const UNIT_TESTS = [
+  // the verifier package on recorded fixtures (pdf/bomb.test.ts spawns a child: integration)
+  'packages/verify/test/verify.test.ts',
+  'packages/verify/test/{cli,log}/**/*.test.ts',
+  'packages/verify/test/pdf/{attachment,text}.test.ts',
+  // the domain: canonical form, checks, policy, revocation, screening, seals
+  'test/receipts/{canonical,policy,revocation,seal,seal-interop}.test.ts',
+  'test/receipts/{checks,screening}/**/*.test.ts',
+  // anchoring: Merkle tree, proofs, checkpoints, tiles (go-tlog.test.ts builds Go: integration)
+  'test/anchoring/{checkpoint,compact-range,merkle,proofs,tile-path}.test.ts',
+  // contract, configuration, pure HTTP helpers, PDF layout and rendering
+  'test/contract/base64.test.ts',
+  'test/{config,bounded-body}.test.ts',
+  'test/cluster/slots.test.ts',
+  'test/http/{request-hygiene,turn-gate}.test.ts',
+  'test/http/plugins/json-body.test.ts',
+  'test/pdf/**/*.test.ts',
+  'test/verifier/pdf-binding.test.ts',
+  // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules
+  'test/action/{action-yml,backoff}.test.ts',
+  'test/docker/{dockerfile,dockerignore}.test.ts',
+  'test/architecture/{engines,import-rules,tiers}.test.ts',
+];
+
 export default defineConfig({
   resolve: { alias: verifyAliases },
   test: {
-    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    globalSetup: ['test/helpers/leftover-schemas.ts', 'test/helpers/embedded-template.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT_TESTS,
+          // pure CPU work: worker threads that keep their module cache between files (about half
+          // the CPU time of a fresh process per file), one per CPU (vitest's default leaves one
+          // CPU to its main process). tiers.test.ts keeps module mocks and global stubs out.
+          pool: 'threads',
+          isolate: false,
+          maxWorkers: availableParallelism(),
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ALL_TESTS,
+          exclude: [...configDefaults.exclude, ...UNIT_TESTS],
+          // the run's temp root and embedded template (initdb): only this tier pays for them
+          globalSetup: ['test/helpers/leftover-schemas.ts', 'test/helpers/embedded-template.ts'],
+        },
+      },
+    ],
   },
 });

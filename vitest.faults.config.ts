@@ -11,7 +11,8 @@ export default defineConfig({
   resolve: { alias: verifyAliases },
   test: {
     include: ['test/faults/**/*.test.ts'],
-    globalSetup: ['test/helpers/leftover-schemas.ts'],
+    // the run's temp root for tempDir(), removed at the end; without DATABASE_URL, the template
+    globalSetup: ['test/helpers/leftover-schemas.ts', 'test/helpers/embedded-template.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 120_000,

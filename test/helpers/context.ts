@@ -23,7 +23,11 @@ export function testStore(): StoreConfig {
 
 /** A DATA_DIR holding a copy of the run's empty embedded cluster (test/helpers/embedded-template.ts). */
 function embeddedCopy(): string {
-  const template = inject('embeddedTemplate');
+  const template = inject('embeddedTemplate') as string | undefined;
+  if (!template)
+    throw new Error(
+      'no embedded template: this test file needs the integration tier (vitest.config.ts)',
+    );
   const dir = path.join(path.dirname(template), `store-${randomBytes(6).toString('hex')}`);
   fs.cpSync(template, dir, { recursive: true });
   return dir;
@@ -35,6 +39,26 @@ const copiesRoot = (): string | undefined => {
   return template ? path.dirname(template) : undefined;
 };
 
+/**
+ * Removes the DATA_DIR of an embedded store testStore() copied (closed first), and nothing else:
+ * not a store this run's template did not make.
+ */
+export function removeStoreCopy(store: StoreConfig): void {
+  if (store.kind !== 'embedded' || !store.dataDir) return;
+  const root = copiesRoot(); // asked only here: benches close PostgreSQL stores outside vitest
+  if (root && store.dataDir.startsWith(root + path.sep))
+    fs.rmSync(store.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The run's temp root (embedded-template.ts makes it and removes it at the end of the run), in a
+ * test worker of a tier that has it; undefined outside vitest (benches) and in the unit tier.
+ */
+function runTempRoot(): string | undefined {
+  if (!process.env.VITEST) return undefined;
+  return inject('tempRoot') as string | undefined;
+}
+
 export const isPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 
 export function ed25519Pem(): string {
@@ -43,8 +67,9 @@ export function ed25519Pem(): string {
     .toString();
 }
 
+/** A fresh folder: in the run's temp root under vitest (removed at the end), else in the tmpdir. */
 export function tempDir(prefix = 'receipts-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return fs.mkdtempSync(path.join(runTempRoot() ?? os.tmpdir(), prefix));
 }
 
 /** A Config as the server would parse it, with test defaults and `env` on top. */
@@ -82,10 +107,7 @@ export async function closeStore(db: Database, store: StoreConfig): Promise<void
     await db.knex.raw('drop schema if exists ?? cascade', [store.schema]);
   }
   await db.close();
-  if (store.kind !== 'embedded' || !store.dataDir) return;
-  const root = copiesRoot(); // asked only here: benches close PostgreSQL stores outside vitest
-  if (root && store.dataDir.startsWith(root + path.sep))
-    fs.rmSync(store.dataDir, { recursive: true, force: true });
+  removeStoreCopy(store);
 }
 
 export async function createTestContext(
