@@ -12,6 +12,7 @@ export interface Metrics {
   readonly registry: Registry;
   issued(decision: Decision): void;
   rateLimited(bucket: string): void;
+  integrityFailed(use: string): void;
 }
 
 declare module 'fastify' {
@@ -58,10 +59,17 @@ export default fp(
       labelNames: ['bucket'],
       registers: [registry],
     });
+    const integrity = new Counter({
+      name: 'receipt_integrity_failures_total',
+      help: 'Stored receipts that no longer verify, refused, by what was asked of them',
+      labelNames: ['use'],
+      registers: [registry],
+    });
     app.decorate('metrics', {
       registry,
       issued: (decision: Decision) => issued.inc({ decision }),
       rateLimited: (bucket: string) => limited.inc({ bucket }),
+      integrityFailed: (use: string) => integrity.inc({ use }),
     } satisfies Metrics);
 
     app.addHook('onResponse', async (request, reply) => {
