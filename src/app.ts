@@ -47,6 +47,7 @@ export interface AppOptions {
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers["x-issuer-signature"]',
+  'req.headers["x-ci-oidc-token"]',
   'req.headers.authorization',
   'req.headers.cookie',
 ];

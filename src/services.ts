@@ -84,6 +84,7 @@ export async function createServices(
     receipts: stores.receipts,
     notaries: stores.notaries,
     tenantPolicies: stores.tenantPolicies,
+    tokenUses: stores.tokenUses,
     screening,
     signer,
     trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],

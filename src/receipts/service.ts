@@ -21,7 +21,7 @@ import type {
   ReceiptStores,
 } from './ports.js';
 import { refOfWorkflowRef, type CiRunFacts } from './checks/ci-run.js';
-import type { CiIdentityClaims } from './ci-identity/identity.js';
+import type { CiIdentityClaims, RunName } from './ci-identity/identity.js';
 import { anchorStateOf, revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
 import { verifyReceipt } from './verify.js';
@@ -84,7 +84,11 @@ export class ReceiptService {
   async ciResult(
     tenant: string,
     request: CiVerificationRequest,
-    extra: { oidcToken?: string | undefined; subjectDigest?: string | undefined } = {},
+    extra: {
+      oidcToken?: string | undefined;
+      subjectDigest?: string | undefined;
+      run?: RunName | undefined;
+    } = {},
   ): Promise<CiVerificationResponse> {
     const { subjectDigest } = extra;
     if (subjectDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(subjectDigest)) {
@@ -99,7 +103,13 @@ export class ReceiptService {
       : { kind: 'none' as const };
     const runFacts =
       identity.kind === 'oidc-valid' ? () => this.oidcRunFacts(identity.claims) : undefined;
-    const { record } = await this.issueCi(tenant, request, { identity, subjectDigest, runFacts });
+    const { run } = extra;
+    const { record } = await this.issueCi(tenant, request, {
+      identity,
+      subjectDigest,
+      runFacts,
+      run,
+    });
     return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
   }
 
