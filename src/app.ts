@@ -67,6 +67,12 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
   };
 }
 
+/** Fastify's trustProxy: a hop count as the function it stands for (the types take no number). */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | TrustHops {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+type TrustHops = (address: string, hop: number) => boolean;
+
 /**
  * The embedded store is single-process: the server lets the operator CLI run its commands
  * through `DATA_DIR/admin.sock` (src/cli/admin-channel.ts) instead of refusing them.
@@ -103,6 +109,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: requestIdOf,
     rewriteUrl,
+    // request.ip, the key of every per-address limit: the client's only behind trusted proxies
+    trustProxy: trustProxyOption(config.trustProxy),
     return503OnClosing: true,
     // long ids reach validation (a 400 ErrorResponse) instead of the router's bare 414
     routerOptions: { maxParamLength: 2048 },
