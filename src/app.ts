@@ -19,11 +19,9 @@ import servicesPlugin from './http/plugins/services.js';
 import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
-import healthRoutes from './http/routes/health.js';
-import jwksRoutes from './http/routes/jwks.js';
 import logRoutes from './http/routes/log.js';
 import publicRoutes from './http/routes/public.js';
-import verifyPageRoutes from './http/routes/verify-page.js';
+import unauthenticatedRoutes from './http/routes/unauthenticated.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database } from './storage/database.js';
 
@@ -145,15 +143,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sealerPlugin);
   await openAdminChannel(app, config);
   await app.register(openapiPlugin);
-  await app.register(healthRoutes);
-  await app.register(jwksRoutes);
+  await app.register(unauthenticatedRoutes, { rateLimit: config.rateLimit });
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
   await app.register(publicRoutes, { rateLimit: config.rateLimit });
   await app.register(logRoutes, {
     rateLimit: { ...config.rateLimit, max: config.logRateLimitMax },
     public: config.logPublic,
   });
-  await app.register(verifyPageRoutes);
   await app.register(githubAppPlugin, {
     config,
     ...(options.octokit ? { octokit: options.octokit } : {}),
