@@ -148,4 +148,17 @@ describe('an OIDC token is bound to its run, used once, for a tenant that claims
     const got = await send(keyA, request, { 'x-ci-oidc-token': token });
     expect(got.reasons).toEqual(['identity_invalid']);
   });
+
+  it('a malformed x-ci-run or x-ci-subject-digest is 400 validation_failed, not 401', async () => {
+    for (const headers of [{ 'x-ci-run': 'run-100' }, { 'x-ci-subject-digest': 'sha256:XYZ' }]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/verifications/ci',
+        headers: { 'x-api-key': keyA, ...headers },
+        payload: bodyOf(runRequest('octo-org/widgets')),
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+    }
+  });
 });
