@@ -50,6 +50,18 @@ try {
 }
 
 /**
+ * The run this job belongs to, `<run id>/<run attempt>`: the service holds the token to it
+ * whatever the externalId is.
+ *
+ * @param {Record<string, string | undefined>} runnerEnv
+ * @returns {string | undefined}
+ */
+function runName(runnerEnv) {
+  const name = `${runnerEnv.GITHUB_RUN_ID?.trim()}/${runnerEnv.GITHUB_RUN_ATTEMPT?.trim() || '1'}`;
+  return /^[0-9]+\/[0-9]+$/.test(name) ? name : undefined;
+}
+
+/**
  * @param {import('./lib/inputs.mjs').Inputs} inputs
  * @returns {Promise<number>} The exit code.
  */
@@ -66,6 +78,7 @@ async function run(inputs) {
   const response = await postWithRetry({
     oidcToken,
     subjectDigest: digest,
+    run: oidcToken ? runName(env) : undefined,
     url: `${apiUrl}/api/v1/verifications/ci`,
     apiKey: inputs.apiKey,
     body: request,

@@ -19,11 +19,9 @@ import servicesPlugin from './http/plugins/services.js';
 import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
 import apiV1 from './http/routes/api-v1.js';
-import healthRoutes from './http/routes/health.js';
-import jwksRoutes from './http/routes/jwks.js';
 import logRoutes from './http/routes/log.js';
 import publicRoutes from './http/routes/public.js';
-import verifyPageRoutes from './http/routes/verify-page.js';
+import unauthenticatedRoutes from './http/routes/unauthenticated.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database } from './storage/database.js';
 
@@ -47,6 +45,7 @@ export interface AppOptions {
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers["x-issuer-signature"]',
+  'req.headers["x-ci-oidc-token"]',
   'req.headers.authorization',
   'req.headers.cookie',
 ];
@@ -65,6 +64,12 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
     redact: { paths: [...REDACTED_PATHS, ...own], censor: censor ?? '[redacted]' },
   };
 }
+
+/** Fastify's trustProxy: a hop count as the function it stands for (the types take no number). */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | TrustHops {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+type TrustHops = (address: string, hop: number) => boolean;
 
 /**
  * The embedded store is single-process: the server lets the operator CLI run its commands
@@ -102,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: requestIdOf,
     rewriteUrl,
+    // request.ip, the key of every per-address limit: the client's only behind trusted proxies
+    trustProxy: trustProxyOption(config.trustProxy),
     return503OnClosing: true,
     // long ids reach validation (a 400 ErrorResponse) instead of the router's bare 414
     routerOptions: { maxParamLength: 2048 },
@@ -136,15 +143,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sealerPlugin);
   await openAdminChannel(app, config);
   await app.register(openapiPlugin);
-  await app.register(healthRoutes);
-  await app.register(jwksRoutes);
+  await app.register(unauthenticatedRoutes, { rateLimit: config.rateLimit });
   await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
   await app.register(publicRoutes, { rateLimit: config.rateLimit });
   await app.register(logRoutes, {
     rateLimit: { ...config.rateLimit, max: config.logRateLimitMax },
     public: config.logPublic,
   });
-  await app.register(verifyPageRoutes);
   await app.register(githubAppPlugin, {
     config,
     ...(options.octokit ? { octokit: options.octokit } : {}),

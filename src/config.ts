@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
@@ -52,6 +53,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_MAX: intWithDefault(300, 1),
   RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 1),
   REDIS_URL: optionalString,
+  TRUST_PROXY: optionalString,
   SIGNING_KEY: optionalString,
   SIGNING_KEY_FILE: optionalString,
   SIGNING_DISABLED: boolWithDefault(false),
@@ -133,6 +135,11 @@ export interface Config {
   /** An idle connection (nothing received or sent) is closed after this. */
   connectionTimeoutMs: number;
   rateLimit: { max: number; windowMs: number; redisUrl: string | undefined };
+  /**
+   * Fastify's `trustProxy`, which decides `request.ip` (every per-address limit): false (the
+   * socket's peer), a hop count, or the proxies' addresses and CIDRs.
+   */
+  trustProxy: false | number | string[];
   signing: {
     key: string | undefined;
     keyFile: string | undefined;
@@ -181,6 +188,34 @@ export interface Config {
   };
 }
 
+/**
+ * TRUST_PROXY: unset or `false` trusts no proxy; a whole number trusts that many hops of
+ * X-Forwarded-For; otherwise a comma list of proxy addresses or CIDRs. `true` (trust every hop)
+ * is refused: any client could then choose its own address and escape every per-address limit.
+ */
+function trustProxyOf(value: string | undefined): false | number | string[] {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (/^[0-9]{1,2}$/.test(text)) return Number(text);
+  const list = commaList(text) ?? [];
+  const bad = list.filter((entry) => !isAddressOrCidr(entry));
+  if (list.length === 0 || bad.length > 0) {
+    throw new ConfigError(
+      `TRUST_PROXY must be a hop count or a comma list of proxy addresses/CIDRs; not valid: ${bad.join(', ') || text}`,
+    );
+  }
+  return list;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = /^[0-9]{1,3}$/.test(prefix) ? Number(prefix) : -1;
+  return bits >= 0 && bits <= (family === 4 ? 32 : 128);
+}
+
 export class ConfigError extends ServiceError<'config_invalid'> {
   override name = 'ConfigError';
   constructor(message: string) {
@@ -209,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, redisUrl: e.REDIS_URL },
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     signing: {
       key: e.SIGNING_KEY,
       keyFile: e.SIGNING_KEY_FILE,

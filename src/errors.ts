@@ -15,6 +15,8 @@ export const SERVICE_ERROR_CODES = [
   'ci_facts_unavailable',
   // receipts: x-ci-subject-digest is not sha256:<64 lowercase hex>
   'subject_digest_invalid',
+  // receipts: a stored receipt no longer verifies (hash, row or signature): nothing is signed over it
+  'receipt_integrity_failed',
   'revocation_unauthorized',
   'revocation_forbidden',
   // anchoring: the log's published state (AnchorService)

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Decision } from './contract/common.js';
 import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
 import { OidcVerifier } from './receipts/ci-identity/oidc.js';
+import type { IntegrityFailureReporter } from './receipts/intact.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
 import { loadKeySource } from './receipts/key-source.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
@@ -44,6 +45,8 @@ export interface ServiceOptions {
   loadScreening?: boolean;
   /** Told the decision of every receipt this process issues (metrics). */
   onIssued?: (decision: Decision) => void;
+  /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
+  onIntegrityFailure?: IntegrityFailureReporter;
 }
 
 export async function createServices(
@@ -81,6 +84,7 @@ export async function createServices(
     receipts: stores.receipts,
     notaries: stores.notaries,
     tenantPolicies: stores.tenantPolicies,
+    tokenUses: stores.tokenUses,
     screening,
     signer,
     trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],
@@ -95,6 +99,7 @@ export async function createServices(
     issuerClockSkewSeconds: config.issuerClockSkewSeconds,
     ciIdentity: new OidcVerifier(config.ciOidc),
     signer,
+    ...(options.onIntegrityFailure ? { onIntegrityFailure: options.onIntegrityFailure } : {}),
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;

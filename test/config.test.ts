@@ -87,3 +87,27 @@ describe('CI_OIDC_ISSUERS', () => {
     expect(() => loadConfig({ CI_OIDC_ISSUERS: 'not a url' })).toThrow(/is not a URL/);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  const trust = (value?: string) =>
+    loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy;
+  it('is off unless set', () => {
+    expect(trust()).toBe(false);
+    expect(trust('')).toBe(false);
+    expect(trust('false')).toBe(false);
+  });
+  it('takes a hop count or a comma list of addresses and CIDRs', () => {
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 192.0.2.7,fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+    ]);
+  });
+  it.each(['true', '10.0.0.0/33', 'proxy.internal', '10.0.0.0/8/1', 'fd00::/129'])(
+    'refuses %s with the variable named',
+    (value) => {
+      expect(() => trust(value)).toThrow(/TRUST_PROXY/);
+    },
+  );
+});

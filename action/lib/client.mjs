@@ -26,6 +26,7 @@ const MAX_ERROR_DETAILS = 1000;
  * @property {(line: string) => void} log Where retries are reported.
  * @property {string} [oidcToken] The run's OIDC token, sent as x-ci-oidc-token.
  * @property {string} [subjectDigest] sha256:<hex> of the artifact, sent as x-ci-subject-digest.
+ * @property {string} [run] `<run id>/<run attempt>`, sent as x-ci-run: the run the token must be of.
  */
 
 /**
@@ -43,6 +44,7 @@ export async function postWithRetry(options) {
   const extra = {};
   if (options.oidcToken) extra['x-ci-oidc-token'] = options.oidcToken;
   if (options.subjectDigest) extra['x-ci-subject-digest'] = options.subjectDigest;
+  if (options.run) extra['x-ci-run'] = options.run;
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnce(url, apiKey, body, timeoutMs, extra);
     if (outcome.response && !RETRYABLE_STATUSES.has(outcome.response.status)) {

@@ -134,14 +134,17 @@ export class AnchorService {
    * Asks the configured witnesses to cosign the latest checkpoint (those that have not yet).
    * Never throws for a witness: each outcome says how its attempt went.
    */
-  async cosignLatest(): Promise<CosignOutcome[]> {
+  async cosignLatest(signal?: AbortSignal): Promise<CosignOutcome[]> {
     const latest = await this.log.latestCheckpoint();
     if (!this.witnessing || !latest) return [];
-    return this.witnessing.cosign({
-      treeSize: latest.treeSize,
-      note: latest.note,
-      cosigners: (latest.cosignatures ?? []).map((c) => c.witness),
-    });
+    return this.witnessing.cosign(
+      {
+        treeSize: latest.treeSize,
+        note: latest.note,
+        cosigners: (latest.cosignatures ?? []).map((c) => c.witness),
+      },
+      signal,
+    );
   }
 
   /** Inclusion of an anchored receipt in the latest checkpoint, as wire strings. */

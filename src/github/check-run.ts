@@ -1,5 +1,5 @@
 import type { Context } from 'probot';
-import { ServiceError } from '../errors.js';
+import { isServiceError, ServiceError } from '../errors.js';
 import { isStoreUnavailable } from '../storage/unavailable.js';
 import { failClosedOutput, IN_PROGRESS_OUTPUT, type CheckOutput } from './output.js';
 
@@ -71,6 +71,9 @@ export async function startCheckRun(client: CheckClient, target: CheckTarget): P
 export function failClosedReason(err: unknown): string {
   if (err instanceof SafeCheckError) return err.message;
   if (isStoreUnavailable(err)) return 'the receipt store is unavailable.';
+  if (isServiceError(err) && err.code === 'receipt_integrity_failed') {
+    return 'the stored receipt no longer verifies (hash or signature), so it is not reported.';
+  }
   return 'the receipt service could not issue a receipt (internal error).';
 }
 

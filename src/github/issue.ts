@@ -35,11 +35,13 @@ export async function issueForRun(
     throw new SafeCheckError(`the workflow run is not a valid verification request (${paths}).`);
   }
   // the signed webhook and this installation's API access prove who ran the workflow
-  const { record } = await deps.receipts.issueCi(tenant, parsed.data, {
+  const { record, created } = await deps.receipts.issueCi(tenant, parsed.data, {
     trustedEvents: [...config.trustedEvents],
     identity: { kind: 'github-app', installationId: proof.installationId },
     profile: config.policyProfile,
     runFacts: proof.runFacts,
   });
+  // a receipt found by its externalId was read back from the store: check it before reporting
+  if (!created) await deps.receipts.assertIntact(record, 'check-run');
   return outputOfRecord(deps, record, { workflowRunUrl: parsed.data.detailsUrl });
 }

@@ -28,6 +28,8 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   ci_identity_unavailable: 'dependency_unavailable',
   ci_facts_unavailable: 'dependency_unavailable',
   subject_digest_invalid: 'validation_failed',
+  // the store holds a row the service did not write: the store is unusable for that receipt
+  receipt_integrity_failed: 'dependency_unavailable',
   revocation_unauthorized: 'unauthorized',
   revocation_forbidden: 'forbidden',
   checkpoint_not_found: 'not_found',

@@ -16,17 +16,25 @@ import {
 import { receiptEntry } from './log-entries.js';
 import { ReceiptError } from './errors.js';
 import { resolveProfile, unknownProfileOutcome } from './policy.js';
-import type { NotaryStore, ReceiptRecord, ReceiptStore, TenantPolicyStore } from './ports.js';
+import type {
+  NotaryStore,
+  ReceiptRecord,
+  ReceiptStore,
+  TenantPolicyStore,
+  TokenUseStore,
+} from './ports.js';
 import { buildReceipt, type ReceiptDraft } from './receipt.js';
 import { UnknownScreeningSourceError, type ScreeningLists } from './screening/index.js';
 import type { Signer } from './signer.js';
 import type { CheckOutcome } from './types.js';
-import { identitySubject, type CiIdentityEvidence } from './ci-identity/identity.js';
+import { identitySubject, type CiIdentityEvidence, type RunName } from './ci-identity/identity.js';
 
 export interface IssuanceDeps {
   receipts: ReceiptStore;
   notaries: NotaryStore;
   tenantPolicies: TenantPolicyStore;
+  /** Single use of OIDC tokens across every replica. */
+  tokenUses: TokenUseStore;
   screening: ScreeningLists;
   signer: Signer | undefined;
   trustedEvents: string[];
@@ -93,6 +101,8 @@ export class ReceiptIssuer {
       profile?: string | undefined;
       /** Where the run ran, for the hardened profile; absent: unproven. */
       runFacts?: CiRunFactsSource | undefined;
+      /** The run the request names in x-ci-run, for the token to be compared with. */
+      run?: RunName | undefined;
     } = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
     // the artifact digest is part of what the receipt commits to (and of the idempotency key)
@@ -103,7 +113,7 @@ export class ReceiptIssuer {
     const existing = await this.deps.receipts.findByExternalId(tenant, request.externalId);
     if (existing) return { record: sameInputs(existing, inputsCommitment), created: false };
     const now = this.now();
-    const identity = options.identity ?? { kind: 'none' };
+    const identity = await this.singleUse(tenant, request, options.identity ?? { kind: 'none' });
     const policy = await this.deps.tenantPolicies.ciPolicy(tenant);
     const profileId = options.profile ?? policy.profile ?? CI_PROFILE_V1;
     const outcomes = await this.ciOutcomes(profileId, request, {
@@ -111,6 +121,7 @@ export class ReceiptIssuer {
       identity,
       allowedRepositories: policy.repositories,
       runFacts: options.runFacts,
+      run: options.run,
     });
     const draft: ReceiptDraft = {
       receiptId: randomUUID(),
@@ -130,6 +141,30 @@ export class ReceiptIssuer {
     const raced = await this.deps.receipts.findByExternalId(tenant, request.externalId);
     if (!raced) throw new Error('externalId reported taken but no receipt holds it');
     return { record: sameInputs(raced, inputsCommitment), created: false };
+  }
+
+  /**
+   * A valid token is accepted once: its first use (or the same tenant retrying the same
+   * externalId) keeps it, any other use is a replay. Asked only for a new receipt, since an
+   * idempotent repeat answers with the receipt already issued.
+   */
+  private async singleUse(
+    tenant: string,
+    request: CiVerificationRequest,
+    identity: CiIdentityEvidence,
+  ): Promise<CiIdentityEvidence> {
+    if (identity.kind !== 'oidc-valid') return identity;
+    const { issuer, jti, exp } = identity.claims;
+    // the verifier requires both; without them single use cannot be held, so it is refused
+    if (jti === undefined || exp === undefined) return { ...identity, kind: 'oidc-replayed' };
+    const use = await this.deps.tokenUses.claim({
+      issuer,
+      jti,
+      tenant,
+      externalId: request.externalId,
+      expiresAt: new Date(exp * 1000),
+    });
+    return use === 'replayed' ? { kind: 'oidc-replayed', claims: identity.claims } : identity;
   }
 
   private async ciOutcomes(

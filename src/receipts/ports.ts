@@ -153,6 +153,24 @@ export interface TenantPolicyStore {
   ciPolicy(tenant: string): Promise<TenantCiPolicy>;
 }
 
+/** One presentation of a CI OIDC token: who presented it, for which request, until when. */
+export interface TokenUse {
+  issuer: string;
+  jti: string;
+  tenant: string;
+  externalId: string;
+  expiresAt: Date;
+}
+
+/** Single use of OIDC tokens, shared by every replica (the store). */
+export interface TokenUseStore {
+  /**
+   * Records the use: `first` for a token never seen, `repeat` for the same tenant and externalId
+   * again (a client's retry), `replayed` for any other use of a token already used.
+   */
+  claim(use: TokenUse): Promise<'first' | 'repeat' | 'replayed'>;
+}
+
 /**
  * A repository's default branch from a source that proves it (the GitHub App's installation
  * access), for the ci.branch check of ci-provenance-v2.
@@ -170,4 +188,5 @@ export interface ReceiptStores {
   revocations: RevocationStore;
   signingKeys: SigningKeyStore;
   tenantPolicies: TenantPolicyStore;
+  tokenUses: TokenUseStore;
 }

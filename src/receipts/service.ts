@@ -21,10 +21,16 @@ import type {
   ReceiptStores,
 } from './ports.js';
 import { refOfWorkflowRef, type CiRunFacts } from './checks/ci-run.js';
-import type { CiIdentityClaims } from './ci-identity/identity.js';
+import type { CiIdentityClaims, RunName } from './ci-identity/identity.js';
 import { anchorStateOf, revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
 import { verifyReceipt } from './verify.js';
+import {
+  integrityFailureOf,
+  receiptIntegrityFailed,
+  type IntegrityFailureReporter,
+  type ReceiptUse,
+} from './intact.js';
 
 export interface ReceiptServiceDeps {
   stores: ReceiptStores;
@@ -37,6 +43,8 @@ export interface ReceiptServiceDeps {
   ciIdentity: Pick<OidcVerifier, 'verify'>;
   /** Signs public status statements; undefined when SIGNING_DISABLED. */
   signer?: Signer | undefined;
+  /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
+  onIntegrityFailure?: IntegrityFailureReporter;
   now?: () => Date;
 }
 
@@ -76,7 +84,11 @@ export class ReceiptService {
   async ciResult(
     tenant: string,
     request: CiVerificationRequest,
-    extra: { oidcToken?: string | undefined; subjectDigest?: string | undefined } = {},
+    extra: {
+      oidcToken?: string | undefined;
+      subjectDigest?: string | undefined;
+      run?: RunName | undefined;
+    } = {},
   ): Promise<CiVerificationResponse> {
     const { subjectDigest } = extra;
     if (subjectDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(subjectDigest)) {
@@ -91,7 +103,13 @@ export class ReceiptService {
       : { kind: 'none' as const };
     const runFacts =
       identity.kind === 'oidc-valid' ? () => this.oidcRunFacts(identity.claims) : undefined;
-    const { record } = await this.issueCi(tenant, request, { identity, subjectDigest, runFacts });
+    const { run } = extra;
+    const { record } = await this.issueCi(tenant, request, {
+      identity,
+      subjectDigest,
+      runFacts,
+      run,
+    });
     return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
   }
 
@@ -171,9 +189,21 @@ export class ReceiptService {
     });
   }
 
+  /**
+   * Refuses a stored receipt that later verification would not accept (hash, row, signature):
+   * whatever the service signs or publishes about a receipt vouches for the stored row, so a
+   * row edited behind the service's back gets nothing signed over it.
+   */
+  async assertIntact(record: ReceiptRecord, use: ReceiptUse): Promise<ReceiptRecord> {
+    const ring = await this.deps.keyRing.current();
+    const failure = integrityFailureOf(record, ring, this.deps.signer !== undefined);
+    if (!failure) return record;
+    this.deps.onIntegrityFailure?.({ ...failure, use });
+    throw receiptIntegrityFailed({ ...failure, use });
+  }
+
   /** The receipt as a Sigstore bundle with a DSSE-signed in-toto SLSA VSA (signed now). */
   async attestation(tenant: string, receiptId: string): Promise<SigstoreBundle> {
-    const record = await this.get(tenant, receiptId);
     const { signer } = this.deps;
     if (!signer) {
       throw new ServiceError(
@@ -181,6 +211,7 @@ export class ReceiptService {
         'attestations need a signing key (SIGNING_DISABLED)',
       );
     }
+    const record = await this.assertIntact(await this.get(tenant, receiptId), 'attestation');
     return attestationOf(record, signer, this.deps.publicUrl ?? 'urn:verification-receipt-service');
   }
 
@@ -190,7 +221,9 @@ export class ReceiptService {
     return this.bundleOf(record);
   }
 
-  async bundleOf(record: ReceiptRecord): Promise<ReceiptBundleOf> {
+  /** The bundle of a stored receipt, refused when the receipt no longer verifies. */
+  async bundleOf(record: ReceiptRecord, use: ReceiptUse = 'bundle'): Promise<ReceiptBundleOf> {
+    await this.assertIntact(record, use);
     const kid = record.receipt.receiptSignature?.kid;
     const ring = await this.deps.keyRing.current();
     const key = ring.publicJwks.find((k) => k.kid === kid);
@@ -230,6 +263,7 @@ export class ReceiptService {
   async publicStatus(receiptHash: string, fromTreeSize?: number): Promise<PublicStatus> {
     const record = await this.deps.stores.receipts.findByHash(receiptHash);
     if (!record) throw receiptNotFound();
+    await this.assertIntact(record, 'status');
     const now = (this.deps.now ?? (() => new Date()))();
     const status = signedStatus(statusStatementOf(record, now), this.deps.signer);
     const checkpoint = await this.deps.anchoring

@@ -7,6 +7,7 @@ import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
 import { SigningKeyRepository } from './signing-keys.js';
 import { TenantPolicyRepository } from './tenant-policies.js';
+import { TokenUseRepository } from './token-uses.js';
 
 /** Every repository over one database handle; routes and the CLI reach storage only through these. */
 export interface Repositories {
@@ -18,6 +19,7 @@ export interface Repositories {
   revocations: RevocationRepository;
   signingKeys: SigningKeyRepository;
   tenantPolicies: TenantPolicyRepository;
+  tokenUses: TokenUseRepository;
 }
 
 export interface RepositoryOptions {
@@ -40,5 +42,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     revocations: new RevocationRepository(db.knex, db.changes),
     signingKeys: new SigningKeyRepository(db.knex),
     tenantPolicies: new TenantPolicyRepository(db.knex),
+    tokenUses: new TokenUseRepository(db.knex),
   };
 }

@@ -38,6 +38,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ CI_OIDC_ISSUERS: issuer.url, CI_OIDC_AUDIENCE: AUDIENCE });
   api = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   key = await ctx.apiKey(['verify', 'read']);
+  await ctx.repos.tenantPolicies.setCiRepositories('tenant-a', ['octo-org/*']);
   // the runner's token service: GET ?audience=... with the job's bearer token -> { value }
   tokenEndpoint = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://runner');

@@ -105,6 +105,23 @@ describe('check_run.rerequested', () => {
     expect(await suite.ctx.repos.receipts.findByExternalId(suite.tenant, rerun)).toBe(undefined);
   });
 
+  it('a revoked receipt whose row was edited is not reported: the check run fails closed', async () => {
+    const { c, record, rerequest } = await verifiedRun();
+    await revokeThroughApi(record.id);
+    await suite.ctx.db.knex.raw(
+      `update receipts set body = jsonb_set(body, '{reasons}', '["edited"]') where id = ?`,
+      [record.id],
+    );
+    nockRepoConfig(c.owner, c.repo, null);
+    nockListCheckRuns(c.owner, c.repo, c.sha, c.name);
+    const bodies = nockCheckRunWrite(c.owner, c.repo, { create: true, id: 7004 });
+
+    expect((await deliver(suite.ctx.app, 'check_run', rerequest)).statusCode).toBe(200);
+    expect(bodies[0]).toMatchObject({ conclusion: 'failure' });
+    expect(bodies[0]?.output.summary).toContain('no longer verifies');
+    expect(bodies[0]?.output.summary).not.toContain(`**Receipt:** \`${record.id}\``);
+  });
+
   it('a check run not linked to a workflow run fails closed', async () => {
     const payload = workflowRunPayload(suite.installationId, 'completed');
     const c = runCoords(payload);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
@@ -78,6 +79,7 @@ export async function startIssuer(audience: string): Promise<TestIssuer> {
         .setProtectedHeader({ alg, kid: key.kid, typ: 'JWT' })
         .setIssuer(options.issuer ?? url)
         .setAudience(options.audience ?? audience)
+        .setJti(randomUUID())
         .setIssuedAt(now)
         .setNotBefore(options.notBefore ?? now)
         .setExpirationTime(now + (options.expiresIn ?? 300))

@@ -24,6 +24,7 @@ beforeAll(async () => {
     CI_OIDC_JWKS_COOLDOWN_MS: '0',
   });
   key = await ctx.apiKey(['verify', 'read']);
+  await ctx.repos.tenantPolicies.setCiRepositories('tenant-a', ['acme/*', 'torvalds/linux']);
 });
 afterAll(async () => {
   await ctx.close();

@@ -35,6 +35,7 @@ beforeAll(async () => {
   );
   key = await ctx.apiKey(['verify', 'read'], TENANT);
   await ctx.repos.tenantPolicies.setCiProfile(TENANT, 'ci-provenance-v2');
+  await ctx.repos.tenantPolicies.setCiRepositories(TENANT, ['acme/*']);
 });
 afterAll(async () => {
   await ctx.close();
@@ -169,6 +170,7 @@ describe('ci-provenance-v2 without a GitHub App', () => {
     try {
       const bareKey = await bare.apiKey(['verify'], TENANT);
       await bare.repos.tenantPolicies.setCiProfile(TENANT, 'ci-provenance-v2');
+      await bare.repos.tenantPolicies.setCiRepositories(TENANT, ['acme/*']);
       const request = newRun();
       const body = bodyOf(request);
       const res = await bare.app.inject({

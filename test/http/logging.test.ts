@@ -103,6 +103,7 @@ beforeAll(async () => {
       'x-issuer-signature': h.signature,
       authorization: 'Bearer should-not-be-logged',
       cookie: 'session=should-not-be-logged',
+      'x-ci-oidc-token': 'eyJ.should-not-be-logged.token',
     },
   });
   expect(revoked.statusCode, revoked.body).toBe(200);
@@ -185,6 +186,7 @@ describe('request logs', () => {
     expect(headers?.['x-issuer-signature']).toBe('[redacted]');
     expect(headers?.authorization).toBe('[redacted]');
     expect(headers?.cookie).toBe('[redacted]');
+    expect(headers?.['x-ci-oidc-token']).toBe('[redacted]');
   });
 
   it('never contain a key, a signature or the document', () => {

@@ -24,6 +24,7 @@ export type WitnessTransport = (
   url: string,
   body: string,
   timeoutMs: number,
+  signal?: AbortSignal,
 ) => Promise<{ status: number; text: string }>;
 
 export interface CosignOutcome {
@@ -63,13 +64,21 @@ export class Witnessing {
     return this.options.witnesses;
   }
 
-  /** Asks every witness that has not cosigned `checkpoint` yet, in parallel. */
-  async cosign(checkpoint: CheckpointToCosign): Promise<CosignOutcome[]> {
+  /**
+   * Asks every witness that has not cosigned `checkpoint` yet, in parallel. `signal` abandons
+   * the requests in flight (the process is stopping): a witness that never answers cannot hold
+   * the process for longer than its shutdown.
+   */
+  async cosign(checkpoint: CheckpointToCosign, signal?: AbortSignal): Promise<CosignOutcome[]> {
     const pending = this.options.witnesses.filter((w) => !checkpoint.cosigners.includes(w.name));
-    return Promise.all(pending.map((w) => this.ask(w, checkpoint)));
+    return Promise.all(pending.map((w) => this.ask(w, checkpoint, signal)));
   }
 
-  private async ask(witness: Witness, checkpoint: CheckpointToCosign): Promise<CosignOutcome> {
+  private async ask(
+    witness: Witness,
+    checkpoint: CheckpointToCosign,
+    signal?: AbortSignal,
+  ): Promise<CosignOutcome> {
     const fail = (detail: string): CosignOutcome => ({ witness: witness.name, ok: false, detail });
     try {
       let old = await this.options.store.witnessSize(witness.name);
@@ -77,7 +86,8 @@ export class Witnessing {
         if (old > checkpoint.treeSize) {
           return fail(`the witness has cosigned size ${old}, beyond ${checkpoint.treeSize}`);
         }
-        const answer = await this.post(witness, await this.request(old, checkpoint));
+        signal?.throwIfAborted();
+        const answer = await this.post(witness, await this.request(old, checkpoint), signal);
         if (answer.status === 409 && attempt === 1) {
           const size = /^(0|[1-9][0-9]{0,15})\n?$/.exec(answer.text)?.[1];
           if (size === undefined) return fail('409 without a tree size');
@@ -104,9 +114,9 @@ export class Witnessing {
     return `old ${old}\n${lines}\n${checkpoint.note}`;
   }
 
-  private post(witness: Witness, body: string) {
+  private post(witness: Witness, body: string, signal?: AbortSignal) {
     const transport = this.options.transport ?? fetchTransport;
-    return transport(`${witness.url}/add-checkpoint`, body, this.options.timeoutMs);
+    return transport(`${witness.url}/add-checkpoint`, body, this.options.timeoutMs, signal);
   }
 
   private async keep(
@@ -132,13 +142,14 @@ export class Witnessing {
 }
 
 /** The default transport: fetch, bounded in time and answer size, no redirects. */
-export const fetchTransport: WitnessTransport = async (url, body, timeoutMs) => {
+export const fetchTransport: WitnessTransport = async (url, body, timeoutMs, signal) => {
+  const timeout = AbortSignal.timeout(timeoutMs);
   const res = await fetch(url, {
     method: 'POST',
     body,
     headers: { 'content-type': 'text/plain; charset=utf-8' },
     redirect: 'error',
-    signal: AbortSignal.timeout(timeoutMs),
+    signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
   });
   const text = new TextDecoder().decode(await readBounded(res, MAX_ANSWER_BYTES));
   return { status: res.status, text };

@@ -76,7 +76,7 @@ async function reverify(
   for (const externalId of new Set([context.payload.check_run.external_id ?? '', link.base])) {
     const previous = await deps.receipts.findByExternalId(tenant, externalId);
     if (previous && isRevoked(previous)) {
-      return outputOfRecord(deps, previous, {});
+      return outputOfRecord(deps, await deps.receipts.assertIntact(previous, 'check-run'), {});
     }
   }
   const run = await fetchRunAttempt(context, link);

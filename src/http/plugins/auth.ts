@@ -29,8 +29,9 @@ export default fp(
       }
       const principal = await app.repos.apiKeys.authenticate(token);
       if (!principal) throw new ApiError('unauthorized', 'invalid or revoked API key');
-      requireScope(request.routeOptions.config.scope, principal);
+      // known before the scope check: a key's refused requests count against its own limit
       request.principal = principal;
+      requireScope(request.routeOptions.config.scope, principal);
     });
   },
   { name: 'auth', dependencies: ['storage'] },

@@ -7,6 +7,16 @@ import { isStoreUnavailable } from '../../storage/unavailable.js';
 import { isServiceError } from '../../errors.js';
 import { ApiError } from '../api-error.js';
 
+/** Headers that carry proof of who is asking: a malformed one is a failed authentication. */
+const CREDENTIAL_HEADERS = new Set([
+  'x-api-key',
+  'authorization',
+  'x-issuer-id',
+  'x-issuer-signature',
+  'x-signature-timestamp',
+  'x-ci-oidc-token',
+]);
+
 /**
  * The one error handler: every failure leaves as an ErrorResponse. Validation errors carry the
  * offending paths; 5xx bodies are masked (no stack, no SQL) and the real error is logged.
@@ -15,10 +25,13 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   if (err instanceof ApiError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     if (err.validationContext === 'headers') {
-      // The only validated headers are authorisation material (revoke's issuer headers).
-      return new ApiError('unauthorized', 'missing or malformed authorization headers', {
-        headers: err.validation.map((issue) => issue.instancePath.replace(/^\//, '')),
-      });
+      const headers = err.validation.map((issue) => issue.instancePath.replace(/^\//, ''));
+      // credentials that fail are a 401; any other header (x-ci-run, ...) is ordinary input
+      if (headers.every((name) => CREDENTIAL_HEADERS.has(name))) {
+        return new ApiError('unauthorized', 'missing or malformed authorization headers', {
+          headers,
+        });
+      }
     }
     const details = err.validation.map((issue) => ({
       in: err.validationContext ?? 'request',

@@ -6,12 +6,14 @@ import { clusterMetricsReader } from '../../cluster/metrics.js';
 import type { Config } from '../../config.js';
 import type { Decision } from '../../contract/common.js';
 import { ApiError } from '../api-error.js';
+import { GuessLimit, sameSecret } from './guess-limit.js';
 
 /** What the rest of the app reports to the metrics (no-ops when metrics are off). */
 export interface Metrics {
   readonly registry: Registry;
   issued(decision: Decision): void;
   rateLimited(bucket: string): void;
+  integrityFailed(use: string): void;
 }
 
 declare module 'fastify' {
@@ -58,10 +60,17 @@ export default fp(
       labelNames: ['bucket'],
       registers: [registry],
     });
+    const integrity = new Counter({
+      name: 'receipt_integrity_failures_total',
+      help: 'Stored receipts that no longer verify, refused, by what was asked of them',
+      labelNames: ['use'],
+      registers: [registry],
+    });
     app.decorate('metrics', {
       registry,
       issued: (decision: Decision) => issued.inc({ decision }),
       rateLimited: (bucket: string) => limited.inc({ bucket }),
+      integrityFailed: (use: string) => integrity.inc({ use }),
     } satisfies Metrics);
 
     app.addHook('onResponse', async (request, reply) => {
@@ -77,7 +86,10 @@ export default fp(
 
     app.addHook('onReady', async () => registerStoreGauges(app, registry));
     const read = clusterMetricsReader(registry, opts.config.workers) ?? (() => registry.metrics());
-    exposeRoute(app, read, registry.contentType, opts.config.metrics.token);
+    exposeRoute(app, read, registry.contentType, {
+      token: opts.config.metrics.token,
+      rateLimit: opts.config.rateLimit,
+    });
     await exposePort(app, read, registry.contentType, opts.config.metrics);
   },
   { name: 'metrics' },
@@ -132,11 +144,21 @@ function exposeRoute(
   app: FastifyInstance,
   read: ReadMetrics,
   contentType: string,
-  token: string | undefined,
+  opts: { token: string | undefined; rateLimit: Config['rateLimit'] },
 ): void {
+  const { token } = opts;
   if (!token) return;
+  // wrong tokens are limited per address (as failed API keys are); the right one never is
+  const guesses = new GuessLimit(opts.rateLimit.max, opts.rateLimit.windowMs);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (request.headers.authorization !== `Bearer ${token}`) {
+    const presented = request.headers.authorization ?? '';
+    if (!sameSecret(presented, `Bearer ${token}`)) {
+      const wait = guesses.retryAfter(request.ip);
+      guesses.fail(request.ip);
+      if (wait > 0) {
+        void reply.header('retry-after', wait);
+        throw new ApiError('rate_limited', 'too many wrong metrics tokens from this address');
+      }
       throw new ApiError('unauthorized', 'metrics need Authorization: Bearer <METRICS_TOKEN>');
     }
     const text = await read().catch((err: unknown) => {

@@ -1,7 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { parseToken } from '../../auth/api-key-token.js';
 import { ApiError } from '../api-error.js';
 
 export interface RateLimitOptions {
@@ -18,18 +17,20 @@ export interface RateLimitOptions {
 export type GuardedAuthenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
- * Per-API-key rate limit for the routes of the context it is registered in. The bucket is the
- * key id (public part of the key, no database lookup), or the client address when no
- * well-formed key is sent. With REDIS_URL the counters live in Redis, so every replica behind a
- * load balancer enforces one shared limit; if Redis is unreachable requests are let through
- * (availability over strictness) and the failure is logged.
+ * Rate limits for the routes of the context it is registered in. Public contexts (`byAddress`)
+ * count every request per client address (`request.ip`, which TRUST_PROXY decides), before the
+ * route runs. Keyed contexts count per API key, and only requests that authenticated: a request
+ * naming someone's key id with a wrong secret costs that key nothing. With REDIS_URL the counters
+ * live in Redis, so every replica enforces one shared limit; if Redis is unreachable requests are
+ * let through (availability over strictness) and the failure is logged.
  *
- * Keys that do not authenticate are limited per client address before any store access: every
- * failed authentication counts against the address, and once RATE_LIMIT_MAX failures are counted
- * in the window, requests from it get 429 without a key lookup (a made-up key has a fresh key
- * bucket each time, so the per-key limit alone would let it cost one lookup per request).
+ * Failed authentications are limited per client address: past RATE_LIMIT_MAX failures in the
+ * window, a key that does not authenticate gets 429 instead of 401. A key that authenticates is
+ * never refused because of failures: the limit is on failures, not on the address. Checking a key
+ * costs no store round trip (active keys are held in memory, src/storage/api-keys.ts), so
+ * made-up keys cost the store nothing either.
  *
- * Returns the authentication hook to run after the limit, on every route of the context.
+ * Returns the authentication hook to run on every route of a keyed context.
  */
 export async function registerRateLimit(
   app: FastifyInstance,
@@ -46,45 +47,77 @@ export async function registerRateLimit(
   redis?.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
   if (redis) app.addHook('onClose', async () => void redis.disconnect());
 
+  const bucket = opts.bucket ?? (opts.byAddress ? 'public' : 'api');
   await app.register(rateLimit, {
+    global: opts.byAddress === true,
     max: opts.max,
     timeWindow: opts.windowMs,
     hook: 'onRequest',
     redis,
     nameSpace: opts.bucket ? `receipts-rl:${opts.bucket}:` : 'receipts-rl:',
     skipOnError: true,
-    keyGenerator: (request: FastifyRequest) => {
-      if (opts.byAddress) return `public:${request.ip}`;
-      const header = request.headers['x-api-key'];
-      const parsed = typeof header === 'string' ? parseToken(header) : undefined;
-      return parsed ? `key:${parsed.keyId}` : `ip:${request.ip}`;
-    },
+    keyGenerator: (request: FastifyRequest) => `public:${request.ip}`,
     errorResponseBuilder: (_request, context) => {
-      app.metrics?.rateLimited(opts.bucket ?? (opts.byAddress ? 'public' : 'api'));
+      app.metrics?.rateLimited(bucket);
       return new ApiError('rate_limited', `rate limit exceeded, retry in ${context.after}`, {
         limit: context.max,
         retryAfterSeconds: Math.ceil(context.ttl / 1000),
       });
     },
   });
+  const perKey = app.createRateLimit({
+    keyGenerator: (request: FastifyRequest) => `key:${request.principal?.keyId ?? ''}`,
+  });
   const failures = app.createRateLimit({
     keyGenerator: (request: FastifyRequest) => `authfail:${request.ip}`,
   });
   return async function authenticateLimited(request, reply) {
-    const before = await failures(request, { increment: false });
-    if (!before.isAllowed && before.remaining === 0) {
-      app.metrics?.rateLimited('failed-auth');
-      void reply.header('retry-after', before.ttlInSeconds);
-      throw new ApiError('rate_limited', 'too many failed authentications from this address', {
-        limit: before.max,
-        retryAfterSeconds: before.ttlInSeconds,
-      });
-    }
+    let denied: unknown;
     try {
       await app.authenticate(request);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'unauthorized') await failures(request);
-      throw err;
+      if (!(err instanceof ApiError) || err.code !== 'unauthorized') denied = err;
+      else {
+        const counted = await failures(request);
+        if (!exceeded(counted)) throw err;
+        const message = 'too many failed authentications from this address';
+        throw refuse(app, reply, counted, 'failed-auth', message);
+      }
     }
+    if (request.principal) {
+      const limit = await perKey(request);
+      if (exceeded(limit)) {
+        const message = `rate limit exceeded, retry in ${limit.ttlInSeconds} s`;
+        throw refuse(app, reply, limit, bucket, message);
+      }
+    }
+    if (denied !== undefined) throw denied;
   };
+}
+
+/** Whether a limiter checked by hand counted past its maximum (`isAllowed` is the allow list). */
+function exceeded(result: { isAllowed: boolean }): result is Refused & { isAllowed: false } {
+  return !result.isAllowed && (result as { isExceeded?: boolean }).isExceeded === true;
+}
+
+/** What a limiter checked by hand says when it refuses. */
+interface Refused {
+  max: number;
+  ttlInSeconds: number;
+}
+
+/** The 429 of a limiter checked by hand: Retry-After, counted, an ErrorResponse. */
+function refuse(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  result: Refused,
+  bucket: string,
+  message: string,
+): ApiError {
+  app.metrics?.rateLimited(bucket);
+  void reply.header('retry-after', result.ttlInSeconds);
+  return new ApiError('rate_limited', message, {
+    limit: result.max,
+    retryAfterSeconds: result.ttlInSeconds,
+  });
 }

@@ -18,6 +18,13 @@ export default fp(
   async function services(app: FastifyInstance, opts: { config: Config }) {
     const services = await createServices(opts.config, app.repos, {
       onIssued: (decision) => app.metrics.issued(decision),
+      onIntegrityFailure: (failure) => {
+        app.metrics.integrityFailed(failure.use);
+        app.log.error(
+          { integrityFailure: failure },
+          'a stored receipt does not verify: the store was edited behind the service; refused',
+        );
+      },
     });
     const registered = await services.registerSigner();
     if (!registered) app.log.warn('SIGNING_DISABLED=true: receipts are issued unsigned');

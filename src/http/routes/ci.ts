@@ -18,7 +18,8 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       description:
         'Optional headers: x-ci-oidc-token (the run identity, check ci.identity) and ' +
         'x-ci-subject-digest (sha256:<hex> of the artifact the run produced, recorded in the ' +
-        'receipt and named by its attestation).',
+        'receipt and named by its attestation), x-ci-run (<run id>/<run attempt>: the run the ' +
+        "token must be of, needed with a token unless externalId is '<owner/repo>/<run id>/<attempt>').",
       security: [{ apiKey: [] }],
       body: CiVerificationRequest,
       headers: z.object({
@@ -29,14 +30,23 @@ export default async function ciRoutes(fastify: FastifyInstance) {
           .describe(
             "The run's OpenID Connect ID token (GitHub Actions id-token: write), audience = the service's PUBLIC_URL or CI_OIDC_AUDIENCE: proves who ran the workflow (check ci.identity)",
           ),
+        'x-ci-run': z
+          .string()
+          .regex(/^[0-9]{1,20}\/[0-9]{1,10}$/, 'must be <run id>/<run attempt>')
+          .optional()
+          .describe(
+            'The run the request is about, as GitHub run_id/run_attempt: the OIDC token must be of this run',
+          ),
       }),
       response: { 200: CiVerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
     handler: async (request) => {
       const digest = request.headers['x-ci-subject-digest'];
+      const [runId, attempt] = request.headers['x-ci-run']?.split('/') ?? [];
       return app.services.receipts.ciResult(principalOf(request).tenant, request.body, {
         oidcToken: request.headers['x-ci-oidc-token'],
         subjectDigest: typeof digest === 'string' ? digest : undefined,
+        run: runId && attempt ? { runId, attempt } : undefined,
       });
     },
   });

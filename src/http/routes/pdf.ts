@@ -27,7 +27,7 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const { receipts } = app.services;
       const record = await receipts.get(principalOf(request).tenant, request.params.receiptId);
-      const bundle = await receipts.bundleOf(record);
+      const bundle = await receipts.bundleOf(record, 'pdf');
       const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle));
       return reply
         .type('application/pdf')

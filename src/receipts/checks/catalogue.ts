@@ -30,9 +30,14 @@ export const CHECK_REASONS = {
   ],
   'request.timestamp': ['timestamp_invalid', 'timestamp_in_future', 'timestamp_stale'],
   'ci.commit': ['malformed_commit_id'],
-  'ci.repository': ['malformed_repository', 'repository_not_allowed'],
+  'ci.repository': ['malformed_repository', 'repository_not_allowed', 'repository_unclaimed'],
   'ci.trigger': ['untrusted_trigger_event'],
-  'ci.identity': ['identity_unverified', 'identity_invalid', 'identity_mismatch'],
+  'ci.identity': [
+    'identity_unverified',
+    'identity_invalid',
+    'identity_mismatch',
+    'identity_replayed',
+  ],
   'ci.runner': ['runner_unverified', 'self_hosted_runner'],
   'ci.branch': ['default_branch_unverified', 'not_default_branch'],
 } as const;

@@ -1,8 +1,8 @@
 import type { CiVerificationRequest } from '../../contract/ci.js';
 import type { CheckOutcome } from '../types.js';
-import { checkIdentity, type CiIdentityEvidence } from '../ci-identity/identity.js';
+import { checkIdentity, type CiIdentityEvidence, type RunName } from '../ci-identity/identity.js';
 import { checkBranch, checkRunner, type CiRunFacts } from './ci-run.js';
-import { fail, pass, quote } from './outcome.js';
+import { fail, pass, quote, warn } from './outcome.js';
 
 /**
  * CI adapter checks (POST /api/v1/verifications/ci). They judge provenance, not test results:
@@ -16,6 +16,8 @@ export interface CiCheckContext {
   identity?: CiIdentityEvidence;
   /** The tenant's pinned repositories (`owner/*`, `owner/repo`); undefined: any. */
   allowedRepositories?: readonly string[] | undefined;
+  /** The run the request names in x-ci-run (the token must be of it). */
+  run?: RunName | undefined;
   /** Given for the hardened profile (ci-provenance-v2): `ci.runner` and `ci.branch` judge it. */
   runFacts?: CiRunFacts | undefined;
 }
@@ -87,7 +89,7 @@ export function checkCommit(request: CiVerificationRequest): CheckOutcome {
  */
 export function checkRepository(
   request: CiVerificationRequest,
-  ctx: Pick<CiCheckContext, 'allowedRepositories'> = {},
+  ctx: Pick<CiCheckContext, 'allowedRepositories' | 'identity'> = {},
 ): CheckOutcome {
   const fullName = request.repository.fullName;
   const [owner = '', repo = '', ...rest] = fullName.split('/');
@@ -104,6 +106,13 @@ export function checkRepository(
       `repository ${quote(fullName)} is not among the tenant's repositories (${allowed.join(', ') || 'none'})`,
     );
   }
+  if (valid && !allowed && tokenProven(ctx.identity)) {
+    return warn(
+      'ci.repository',
+      'repository_unclaimed',
+      `the tenant has no repository policy: nothing ties ${quote(fullName)} to it, whoever's token proves the run (receipts tenants policy --ci-repositories)`,
+    );
+  }
   return valid
     ? pass('ci.repository', `repository ${quote(fullName)} is in owner/repo form`)
     : fail(
@@ -111,6 +120,14 @@ export function checkRepository(
         'malformed_repository',
         `repository ${quote(fullName)} is not owner/repo with valid GitHub account and repository names`,
       );
+}
+
+/**
+ * A token proves which run it is, not that the run belongs to the tenant holding the API key:
+ * the tenant's policy does. The GitHub App's installation is that tie on its own path.
+ */
+function tokenProven(identity: CiIdentityEvidence | undefined): boolean {
+  return identity?.kind === 'oidc-valid' || identity?.kind === 'oidc-replayed';
 }
 
 /** `ci.trigger`: `provenance.eventName` is one of the tenant's trusted events. */
@@ -138,7 +155,7 @@ export function runCiChecks(
     checkCommit(request),
     checkRepository(request, ctx),
     checkTrigger(request, ctx),
-    checkIdentity(request, ctx.identity ?? { kind: 'none' }),
+    checkIdentity(request, ctx.identity ?? { kind: 'none' }, ctx.run),
   ];
   if (ctx.runFacts) outcomes.push(checkRunner(ctx.runFacts), checkBranch(ctx.runFacts));
   return outcomes;

@@ -24,12 +24,22 @@ export interface CiIdentityClaims {
   repository_id?: string;
   repository_owner_id?: string;
   runner_environment?: string;
+  /** The token's id and expiry (seconds): it is accepted once, remembered until it expires. */
+  jti?: string;
+  exp?: number;
+}
+
+/** The run a request names: `<run id>/<run attempt>` (GitHub's run_id and run_attempt). */
+export interface RunName {
+  runId: string;
+  attempt: string;
 }
 
 export type CiIdentityEvidence =
   | { kind: 'none' }
   | { kind: 'github-app'; installationId: number }
   | { kind: 'oidc-valid'; claims: CiIdentityClaims }
+  | { kind: 'oidc-replayed'; claims: CiIdentityClaims }
   | { kind: 'oidc-invalid'; reason: string };
 
 /** What a verified identity adds to the receipt's subject. */
@@ -55,16 +65,33 @@ export function identitySubject(evidence: CiIdentityEvidence): Record<string, un
 }
 
 /** The run the default externalId `<owner/repo>/<run id>/<run attempt>` names, if it is one. */
-function defaultRun(
-  request: CiVerificationRequest,
-): { runId: string; attempt: string } | undefined {
+function defaultRun(request: CiVerificationRequest): RunName | undefined {
   const prefix = `${request.repository.fullName}/`;
   if (!request.externalId.startsWith(prefix)) return undefined;
   const m = /^([0-9]+)\/([0-9]+)$/.exec(request.externalId.slice(prefix.length));
   return m ? { runId: m[1] as string, attempt: m[2] as string } : undefined;
 }
 
-function mismatches(request: CiVerificationRequest, c: CiIdentityClaims): string[] {
+/**
+ * Every run the request names (the default externalId form and the x-ci-run header): the token
+ * must be of each. A request that names none cannot be tied to the token's run, so it differs.
+ */
+function runMismatches(c: CiIdentityClaims, named: (RunName | undefined)[]): string[] {
+  const runs = named.filter((r): r is RunName => r !== undefined);
+  if (runs.length === 0) {
+    return ['the request names no run (x-ci-run header or the default externalId form)'];
+  }
+  const token = `${c.run_id}/${c.run_attempt}`;
+  return runs
+    .filter((run) => c.run_id !== run.runId || c.run_attempt !== run.attempt)
+    .map((run) => `run ${quote(token)} (request names ${run.runId}/${run.attempt})`);
+}
+
+function mismatches(
+  request: CiVerificationRequest,
+  c: CiIdentityClaims,
+  run: RunName | undefined,
+): string[] {
   const out: string[] = [];
   if (c.repository.toLowerCase() !== request.repository.fullName.toLowerCase()) {
     out.push(`repository ${quote(c.repository)} (request: ${quote(request.repository.fullName)})`);
@@ -74,18 +101,13 @@ function mismatches(request: CiVerificationRequest, c: CiIdentityClaims): string
   if (c.event_name !== request.provenance.eventName) {
     out.push(`event_name ${quote(c.event_name)} (request: ${quote(request.provenance.eventName)})`);
   }
-  const run = defaultRun(request);
-  if (run && (c.run_id !== run.runId || c.run_attempt !== run.attempt)) {
-    out.push(
-      `run ${quote(`${c.run_id}/${c.run_attempt}`)} (externalId names ${run.runId}/${run.attempt})`,
-    );
-  }
-  return out;
+  return [...out, ...runMismatches(c, [defaultRun(request), run])];
 }
 
 export function checkIdentity(
   request: CiVerificationRequest,
   evidence: CiIdentityEvidence,
+  run?: RunName,
 ): CheckOutcome {
   switch (evidence.kind) {
     case 'none':
@@ -105,8 +127,14 @@ export function checkIdentity(
         'identity_invalid',
         `the OIDC token was refused: ${evidence.reason}`,
       );
+    case 'oidc-replayed':
+      return fail(
+        'ci.identity',
+        'identity_replayed',
+        `the OIDC token (jti ${quote(evidence.claims.jti ?? '')}) was already used for another request: a token proves one run once`,
+      );
     case 'oidc-valid': {
-      const differ = mismatches(request, evidence.claims);
+      const differ = mismatches(request, evidence.claims, run);
       return differ.length > 0
         ? fail(
             'ci.identity',

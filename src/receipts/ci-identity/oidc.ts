@@ -72,7 +72,7 @@ export class OidcVerifier {
         audience: this.options.audience,
         algorithms: ALGORITHMS,
         clockTolerance: this.options.clockSkewSeconds,
-        requiredClaims: ['exp', 'iat', 'repository', 'sha', 'event_name'],
+        requiredClaims: ['exp', 'iat', 'jti', 'repository', 'sha', 'event_name'],
       });
       return { kind: 'oidc-valid', claims: claimsOf(issuer, payload) };
     } catch (err) {
@@ -182,12 +182,14 @@ function claimsOf(issuer: string, p: JWTPayload): CiIdentityClaims {
     repository_id: text(p.repository_id),
     repository_owner_id: text(p.repository_owner_id),
     runner_environment: text(p.runner_environment),
+    jti: text(p.jti),
   };
   return {
     issuer,
     repository: text(p.repository) ?? '',
     sha: text(p.sha) ?? '',
     event_name: text(p.event_name) ?? '',
+    ...(typeof p.exp === 'number' ? { exp: p.exp } : {}),
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
   };
 }

@@ -15,6 +15,7 @@ import * as m013 from './013_receipt_state_notify.js';
 import * as m014 from './014_receipt_bodies_inline.js';
 import * as m015 from './015_log_leaves.js';
 import * as m016 from './016_external_id_where_set.js';
+import * as m017 from './017_oidc_token_uses.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '014_receipt_bodies_inline': m014,
   '015_log_leaves': m015,
   '016_external_id_where_set': m016,
+  '017_oidc_token_uses': m017,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
