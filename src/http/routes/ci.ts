@@ -32,6 +32,7 @@ export default async function ciRoutes(fastify: FastifyInstance) {
           ),
         'x-ci-run': z
           .string()
+          .max(32)
           .regex(/^[0-9]{1,20}\/[0-9]{1,10}$/, 'must be <run id>/<run attempt>')
           .optional()
           .describe(
