@@ -117,9 +117,9 @@ export async function createServices(
 }
 
 /**
- * The trusted part of the stored ring, read from the store on every call (a rotation in another
- * process shows at once) but with the endorsement signatures checked again only when the stored
- * keys or endorsements change.
+ * The trusted part of the stored ring, read through the store's in-memory copy (a rotation in
+ * another process clears it through the change feed) and with the endorsement signatures checked
+ * again only when the stored keys or endorsements change.
  */
 function keyTrustSource(
   store: SigningKeyStore,

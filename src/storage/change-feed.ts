@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
  * What the process caches; a change to one clears its cache. `receipts` stands for a stored
  * receipt's state: its row, its revocation and its log entry (migration 013).
  */
-export type CachedTable = 'api_keys' | 'notaries' | 'receipts';
+export type CachedTable =
+  'api_keys' | 'notaries' | 'receipts' | 'signing_keys' | 'signing_key_endorsements';
 const CHANNEL = 'receipts_changes';
 const RETRY_MS = 1_000;
 
@@ -27,7 +28,7 @@ interface EmbeddedNotifier {
 /**
  * Tells the in-process caches when cached rows change. Changes made through this process are
  * announced at once (`announce`); triggers `pg_notify` every change on the cached tables
- * (migrations 006 and 013), so a key revoked, a notary changed or a receipt revoked or sealed
+ * (migrations 006, 013 and 018), so a key revoked, a notary changed or a receipt revoked or sealed
  * by the CLI or another replica clears the caches within the notification's delivery time
  * (PostgreSQL: a LISTEN connection of its own; embedded: PGlite's in-process notifications,
  * which also catch a row changed by hand). While the LISTEN connection is down the feed is not

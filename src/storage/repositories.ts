@@ -40,7 +40,7 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
       cacheMax: options.receiptCacheMax,
     }),
     revocations: new RevocationRepository(db.knex, db.changes),
-    signingKeys: new SigningKeyRepository(db.knex),
+    signingKeys: new SigningKeyRepository(db.knex, db.changes),
     tenantPolicies: new TenantPolicyRepository(db.knex),
     tokenUses: new TokenUseRepository(db.knex),
   };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { RowCache, type ChangeFeed } from './change-feed.js';
 import type { KeyEndorsement, SigningKeyRecord, SigningKeyStore } from '../receipts/ports.js';
 import type { Ed25519PublicJwk } from '../receipts/signer.js';
 
@@ -17,12 +18,31 @@ interface EndorsementRow {
 
 /**
  * Public keys only, with the endorsements that make them trusted: the key ring for verification
- * and the JWKS. Private keys never enter the store.
+ * and the JWKS. Private keys never enter the store. Both lists are held in memory until a key or
+ * an endorsement changes (the change feed, migration 018), so a public route that checks or
+ * publishes keys costs no store query.
  */
 export class SigningKeyRepository implements SigningKeyStore {
-  constructor(private readonly knex: Knex) {}
+  private readonly keys: RowCache<SigningKeyRecord[]>;
+  private readonly endorsed: RowCache<KeyEndorsement[]>;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly changes: ChangeFeed,
+  ) {
+    this.keys = new RowCache(changes, 'signing_keys', 1);
+    this.endorsed = new RowCache(changes, 'signing_key_endorsements', 1);
+  }
 
   async list(): Promise<SigningKeyRecord[]> {
+    return (await this.keys.through('all', () => this.readKeys())) ?? [];
+  }
+
+  async endorsements(): Promise<KeyEndorsement[]> {
+    return (await this.endorsed.through('all', () => this.readEndorsements())) ?? [];
+  }
+
+  private async readKeys(): Promise<SigningKeyRecord[]> {
     const rows = await this.knex<SigningKeyRow>('signing_keys').orderBy('created_at', 'asc');
     return rows.map((r) => ({
       jwk: r.public_jwk,
@@ -31,7 +51,7 @@ export class SigningKeyRepository implements SigningKeyStore {
     }));
   }
 
-  async endorsements(): Promise<KeyEndorsement[]> {
+  private async readEndorsements(): Promise<KeyEndorsement[]> {
     const rows = await this.knex<EndorsementRow>('signing_key_endorsements').orderBy([
       'subject_kid',
       'endorser_kid',
@@ -48,6 +68,7 @@ export class SigningKeyRepository implements SigningKeyStore {
       .insert({ kid: jwk.kid, public_jwk: jwk })
       .onConflict('kid')
       .ignore();
+    this.changes.announce('signing_keys');
     const row = await this.knex<SigningKeyRow>('signing_keys').where({ kid: jwk.kid }).first();
     return { retired: row?.retired_at != null };
   }
@@ -64,10 +85,13 @@ export class SigningKeyRepository implements SigningKeyStore {
         .merge({ retired_at: null });
       await insertEndorsements(trx, endorsements);
     });
+    this.changes.announce('signing_keys');
+    this.changes.announce('signing_key_endorsements');
   }
 
   async addEndorsements(endorsements: KeyEndorsement[]): Promise<void> {
     await insertEndorsements(this.knex, endorsements);
+    this.changes.announce('signing_key_endorsements');
   }
 }
 

@@ -16,6 +16,7 @@ import * as m014 from './014_receipt_bodies_inline.js';
 import * as m015 from './015_log_leaves.js';
 import * as m016 from './016_external_id_where_set.js';
 import * as m017 from './017_oidc_token_uses.js';
+import * as m018 from './018_signing_keys_notify.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '015_log_leaves': m015,
   '016_external_id_where_set': m016,
   '017_oidc_token_uses': m017,
+  '018_signing_keys_notify': m018,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
