@@ -21,6 +21,83 @@ const text = (example: string) =>
   z.string().describe('text/plain; charset=utf-8').meta({ example });
 const BYTES = z.any().describe('application/octet-stream');
 
+type LogApp = ReturnType<FastifyInstance['withTypeProvider']>;
+
+interface TextDoc {
+  summary: string;
+  description?: string;
+  example: string;
+}
+
+/** A text document of the log: 404 when the service has none (no signing key). */
+function textRoute(
+  app: LogApp,
+  url: string,
+  doc: TextDoc & { security: Record<string, string[]>[]; errors: Record<number, z.ZodType> },
+  body: () => Promise<string | undefined> | string | undefined,
+) {
+  const { security, errors, ...describe } = doc;
+  app.get(url, {
+    schema: {
+      tags: ['log'],
+      ...describe,
+      security,
+      produces: ['text/plain; charset=utf-8'],
+      response: { 200: text(doc.example), ...errors },
+    },
+    handler: async (_request, reply) => {
+      const document = await body();
+      if (document === undefined) return reply.callNotFound();
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', SHORT_LIVED)
+        .send(document);
+    },
+  });
+}
+
+/** The checkpoint, the note verifier key and the policy: the log's three text documents. */
+function documentRoutes(
+  app: LogApp,
+  route: Pick<Parameters<typeof textRoute>[2], 'security' | 'errors'>,
+) {
+  textRoute(
+    app,
+    '/log/checkpoint',
+    {
+      ...route,
+      summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint), as a signed note',
+      example: LOG_CHECKPOINT_NOTE_EXAMPLE,
+    },
+    async () => (await app.services.anchoring.checkpoint()).checkpoint,
+  );
+  textRoute(
+    app,
+    '/log/vkey',
+    {
+      ...route,
+      summary: 'The note verifier key of the checkpoints (c2sp.org/signed-note vkey)',
+      example: LOG_VKEY_EXAMPLE,
+    },
+    () => {
+      const vkey = app.services.anchoring.verifierKey;
+      return vkey ? `${vkey}\n` : undefined;
+    },
+  );
+  textRoute(
+    app,
+    '/log/policy',
+    {
+      ...route,
+      summary: 'The log, its witnesses and their quorum (c2sp.org/tlog-policy)',
+      description:
+        'One `log <vkey>` line, one `witness <name> <vkey>` line per witness in WITNESSES, and the quorum (WITNESS_QUORUM): `quorum none`, `quorum <witness>`, or a group of k of the witnesses.',
+      example: LOG_POLICY_EXAMPLE,
+    },
+    () => app.services.anchoring.policy,
+  );
+}
+
 /**
  * The log as a C2SP tlog-tiles log with prefix `<PUBLIC_URL>/log`: `/log/checkpoint` (the signed
  * note), `/log/tile/<L>/<N>[.p/<W>]` (hash tiles, height 8) and `/log/tile/entries/<N>[.p/<W>]`
@@ -49,59 +126,7 @@ export default async function logRoutes(fastify: FastifyInstance, opts: LogRoute
   const security = opts.public ? [] : [{ apiKey: [] }];
   const errors = errorResponses(...(opts.public ? [] : ([401, 403] as const)), 404, 429, 503);
 
-  /** A text document of the log: 404 when the service has none (no signing key). */
-  const textRoute = (
-    url: string,
-    doc: { summary: string; description?: string; example: string },
-    body: () => Promise<string | undefined> | string | undefined,
-  ) =>
-    app.get(url, {
-      schema: {
-        tags: ['log'],
-        ...doc,
-        security,
-        produces: ['text/plain; charset=utf-8'],
-        response: { 200: text(doc.example), ...errors },
-      },
-      handler: async (_request, reply) => {
-        const document = await body();
-        if (document === undefined) return reply.callNotFound();
-        return reply
-          .type('text/plain; charset=utf-8')
-          .header('cache-control', SHORT_LIVED)
-          .send(document);
-      },
-    });
-
-  textRoute(
-    '/log/checkpoint',
-    {
-      summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint), as a signed note',
-      example: LOG_CHECKPOINT_NOTE_EXAMPLE,
-    },
-    async () => (await app.services.anchoring.checkpoint()).checkpoint,
-  );
-  textRoute(
-    '/log/vkey',
-    {
-      summary: 'The note verifier key of the checkpoints (c2sp.org/signed-note vkey)',
-      example: LOG_VKEY_EXAMPLE,
-    },
-    () => {
-      const vkey = app.services.anchoring.verifierKey;
-      return vkey ? `${vkey}\n` : undefined;
-    },
-  );
-  textRoute(
-    '/log/policy',
-    {
-      summary: 'The log, its witnesses and their quorum (c2sp.org/tlog-policy)',
-      description:
-        'One `log <vkey>` line, one `witness <name> <vkey>` line per witness in WITNESSES, and the quorum (WITNESS_QUORUM): `quorum none`, `quorum <witness>`, or a group of k of the witnesses.',
-      example: LOG_POLICY_EXAMPLE,
-    },
-    () => app.services.anchoring.policy,
-  );
+  documentRoutes(app, { security, errors });
 
   app.get('/log/tile/*', {
     schema: {
