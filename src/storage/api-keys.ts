@@ -28,8 +28,10 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
 export class ApiKeyRepository implements ApiKeyStore {
   /**
    * Every active key, read in one query and held until a key changes (the change feed): checking
-   * a key, known or made up, costs no round trip, so a flood of made-up keys costs the store
-   * nothing. While changes may go unnoticed (feed down) each check reads its one row instead.
+   * a known key costs no round trip. A key not in the copy is looked up by its id before it is
+   * refused, because one created through another replica or the CLI works at once there, before
+   * the notification reaches this one; made-up keys are bounded by the per-address limit on
+   * failed authentications. While changes may go unnoticed (feed down) every check reads its row.
    */
   private readonly active: RowCache<Map<string, ApiKeyRow>>;
 
@@ -86,13 +88,13 @@ export class ApiKeyRepository implements ApiKeyStore {
   }
 
   private async activeKey(id: string): Promise<ApiKeyRow | undefined> {
-    if (!this.changes.live) {
-      return this.knex<ApiKeyRow>('api_keys').where({ id }).whereNull('revoked_at').first();
-    }
+    const one = () =>
+      this.knex<ApiKeyRow>('api_keys').where({ id }).whereNull('revoked_at').first();
+    if (!this.changes.live) return one();
     const all = await this.active.through('active', async () => {
       const rows = await this.knex<ApiKeyRow>('api_keys').whereNull('revoked_at');
       return new Map(rows.map((row) => [row.id, row]));
     });
-    return all?.get(id);
+    return all?.get(id) ?? one();
   }
 }
