@@ -36,6 +36,15 @@ export interface TrustRoot {
   insecureIgnoreTrust?: boolean;
 }
 
+/**
+ * The keys a signature (checkpoint, status statement) may be made with: the pinned ones, and the
+ * file's own key only when trust is ignored on request.
+ */
+export const signingKeysFor = (trust: TrustRoot, fileKey: Uint8Array | undefined): Uint8Array[] => [
+  ...(trust.keys ?? []),
+  ...(trust.insecureIgnoreTrust && fileKey ? [fileKey] : []),
+];
+
 /** Whether `trust` pins anything that can make a receipt authentic. */
 export const hasTrustRoot = (trust: TrustRoot): boolean =>
   (trust.keys?.length ?? 0) > 0 || trust.log?.publicKey !== undefined;

@@ -6,7 +6,7 @@ import { jwkKey } from './primitives.js';
 import { canonicalForm, keyId, keyTrust, receiptHash, signature } from './receipt-steps.js';
 import { verifyStatus, type CurrentStatus } from './status.js';
 import { step, type Step } from './steps.js';
-import { hasTrustRoot, type TrustRoot } from './trust.js';
+import { hasTrustRoot, signingKeysFor, type TrustRoot } from './trust.js';
 import { conclude, unreadable, type Verdict } from './verdict.js';
 
 /**
@@ -113,13 +113,9 @@ function statusSteps(
   }
   const { trust } = options;
   const bundleKey = jwkKey(bundle.verificationMaterial.publicKey);
-  const keys = [
-    ...(trust.keys ?? []),
-    ...(trust.insecureIgnoreTrust && bundleKey ? [bundleKey] : []),
-  ];
   return verifyStatus(status.document, {
     receiptHash: String(bundle.receipt.receiptHash ?? ''),
-    keys,
+    keys: signingKeysFor(trust, bundleKey),
     ...(bundle.logEntry ? { logEntry: bundle.logEntry } : {}),
     ...(trust.log ? { log: trust.log } : {}),
     ...(options.now ? { now: options.now } : {}),

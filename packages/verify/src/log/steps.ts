@@ -2,7 +2,7 @@ import { LEAF_VERSION, type BundleLogEntry } from '../bundle.js';
 import { equalBytes, fromHex } from '../encoding.js';
 import { leafHash } from '../primitives.js';
 import { step, type Step } from '../steps.js';
-import type { PinnedLog, TrustRoot } from '../trust.js';
+import { signingKeysFor, type PinnedLog, type TrustRoot } from '../trust.js';
 import { countCosignatures } from './cosignature.js';
 import { verifyInclusion } from './merkle.js';
 import {
@@ -66,11 +66,7 @@ function checkpointKey(
       return { name: pinnedLog.origin, keyId: noteKeyId(pinnedLog.origin, key), publicKey: key };
     }
   }
-  const trusted = [
-    ...(trust.keys ?? []),
-    ...(trust.insecureIgnoreTrust && bundleKey ? [bundleKey] : []),
-  ];
-  return trusted.some((k) => equalBytes(k, named.publicKey))
+  return signingKeysFor(trust, bundleKey).some((k) => equalBytes(k, named.publicKey))
     ? named
     : 'the checkpoint key is not a pinned key';
 }
