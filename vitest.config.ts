@@ -74,7 +74,14 @@ export default defineConfig({
           name: 'integration',
           include: ALL_TESTS,
           exclude: [...configDefaults.exclude, ...UNIT_TESTS],
-          // the run's temp root and embedded template (initdb): only this tier pays for them
+          // Files share a worker and its module cache (each fresh process re-evaluated the app's
+          // module graph, about as much CPU as the tests themselves), and as many workers run as
+          // there are CPUs: much of this tier waits on stores, child processes and timers.
+          // Files leave no mocks, stubs or environment behind (test/architecture/tiers.test.ts),
+          // and each opens its own store.
+          isolate: false,
+          maxWorkers: availableParallelism(),
+          // the run's temp root and embedded templates (initdb, migrations): only this tier pays
           globalSetup: ['test/helpers/leftover-schemas.ts', 'test/helpers/embedded-template.ts'],
         },
       },

@@ -30,6 +30,8 @@ export function githubSuite(env: Record<string, string> = {}): GitHubSuite {
     nock.enableNetConnect();
   });
   beforeEach(() => {
+    // requests made before this test (other files share the worker and nock's emitter) are not its
+    unmatched.splice(0);
     suite.installationId = freshInstallationId();
     suite.tenant = `github-installation-${suite.installationId}`;
   });

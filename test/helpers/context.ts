@@ -12,18 +12,21 @@ import { createRepositories, type Repositories } from '../../src/storage/reposit
 
 /**
  * Every test file gets its own store: a fresh embedded store in a DATA_DIR of its own (a copy of
- * the run's empty cluster, see embedded-template.ts), or, when DATABASE_URL is set (the
- * PostgreSQL leg of .ci/run), a fresh schema dropped at the end. Never leftovers.
+ * the run's migrated cluster, see embedded-template.ts), or, when DATABASE_URL is set (the
+ * PostgreSQL leg of .ci/run), a fresh schema dropped at the end. Never leftovers. `blank`: a
+ * store before its first migration (an empty schema on PostgreSQL), for migration tests.
  */
-export function testStore(): StoreConfig {
+export function testStore(options: { blank?: boolean } = {}): StoreConfig {
   const url = process.env.DATABASE_URL;
-  if (!url) return { kind: 'embedded', dataDir: embeddedCopy() };
+  if (!url) return { kind: 'embedded', dataDir: embeddedCopy(options.blank ?? false) };
   return { kind: 'postgres', url, schema: `t_${randomBytes(6).toString('hex')}`, poolMax: 10 };
 }
 
-/** A DATA_DIR holding a copy of the run's empty embedded cluster (test/helpers/embedded-template.ts). */
-function embeddedCopy(): string {
-  const template = inject('embeddedTemplate') as string | undefined;
+/** A DATA_DIR holding a copy of one of the run's embedded clusters (test/helpers/embedded-template.ts). */
+function embeddedCopy(blank: boolean): string {
+  const template = inject(blank ? 'embeddedBlankTemplate' : 'embeddedTemplate') as
+    | string
+    | undefined;
   if (!template)
     throw new Error(
       'no embedded template: this test file needs the integration tier (vitest.config.ts)',

@@ -8,8 +8,10 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The run's own folder in the OS tmpdir, where tempDir() makes folders; removed at the end. */
     tempRoot: string;
-    /** A closed, freshly initialised embedded data directory; test stores start as copies of it. */
+    /** A closed embedded data directory with every migration applied; test stores copy it. */
     embeddedTemplate: string;
+    /** A closed, freshly initialised embedded data directory (no migration): for migration tests. */
+    embeddedBlankTemplate: string;
   }
 }
 
@@ -19,10 +21,11 @@ declare module 'vitest' {
  * - the run's temp root, `receipts-test-run-*` in the OS tmpdir: every folder tempDir() makes
  *   (DATA_DIRs, CLI stores, the embedded copies) is inside it, and the teardown removes it, so a
  *   run leaves nothing in the tmpdir and removes nothing it did not make;
- * - on the embedded leg, the template store: PGlite's initdb takes about 4 s on this kind of
- *   machine, and every test file opens at least one store. It runs once here; each test store is
- *   then a copy of that empty cluster in a DATA_DIR of its own (the on-disk layout the service
- *   uses), which opens in about a second. Migrations still run on every store as it opens.
+ * - on the embedded leg, the template stores: PGlite's initdb takes about 4 s on this kind of
+ *   machine and the migrations about 2 s more, and every test file opens at least one store.
+ *   Both run once here; each test store is then a copy of the migrated cluster in a DATA_DIR of
+ *   its own (the on-disk layout the service uses), which opens in about a second, its migrations
+ *   already applied. Migration tests copy the blank cluster, made before any migration.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'receipts-test-run-'));
@@ -32,9 +35,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
     project.provide('tempRoot', root);
     if (!process.env.DATABASE_URL) {
       // without DATABASE_URL test stores are embedded copies; with it, PostgreSQL schemas
+      const blank = path.join(root, 'template-blank');
+      const blankDb = await openDatabase({ kind: 'embedded', dataDir: blank }, { migrate: false });
+      await blankDb.close();
       const template = path.join(root, 'template');
-      const db = await openDatabase({ kind: 'embedded', dataDir: template }, { migrate: false });
+      fs.cpSync(blank, template, { recursive: true });
+      const db = await openDatabase({ kind: 'embedded', dataDir: template });
       await db.close();
+      project.provide('embeddedBlankTemplate', blank);
       project.provide('embeddedTemplate', template);
     }
   } catch (err) {

@@ -173,7 +173,7 @@ describe('revocations in the log', () => {
 
 describe('migration 008', () => {
   it('gives every earlier revocation its log entry, byte for byte as the service writes it', async () => {
-    const store = testStore();
+    const store = testStore({ blank: true });
     const db = await openDatabase(store, { migrate: false });
     try {
       await migrate(db.knex, '007_receipt_hash_index');

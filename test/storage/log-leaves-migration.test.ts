@@ -8,7 +8,7 @@ import { refLeafHash } from '../helpers/merkle-reference.js';
 /** Migration 015: leaf positions and the queue move out of log_entries, nothing lost. */
 describe('migration 015', () => {
   it('moves sealed positions to log_leaves and the rest to the queue, which then fills itself', async () => {
-    const store = testStore();
+    const store = testStore({ blank: true });
     const db = await openDatabase(store, { migrate: false });
     try {
       await migrate(db.knex, '014_receipt_bodies_inline');
