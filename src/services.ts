@@ -8,14 +8,14 @@ import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
 import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import type { IntegrityFailureReporter } from './receipts/intact.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
-import { loadKeySource } from './receipts/key-source.js';
+import { loadKeySource } from './files/signing-key-file.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
 import type { SigningKeyStore } from './receipts/ports.js';
-import { ScreeningLists } from './receipts/screening/index.js';
 import { ReceiptService } from './receipts/service.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
+import { loadScreeningLists } from './files/screening-lists.js';
 
 /**
  * The composition root: the one place the domain is wired to its stores. The Fastify plugins
@@ -58,7 +58,7 @@ export async function createServices(
     options.loadSigner === false || config.signing.disabled ? undefined : loadKeySource(config);
   const signer = source ? createSigner(source.pem) : undefined;
   const signingKey = source ? { file: source.file, generated: source.generated } : undefined;
-  const screening = await ScreeningLists.load(
+  const screening = await loadScreeningLists(
     options.loadScreening === false ? undefined : config.screeningListsDir,
   );
   const keyTrust = keyTrustSource(stores.signingKeys, signer, config.signing.trustedKids);
