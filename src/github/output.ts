@@ -1,5 +1,5 @@
 import type { CiVerificationResponse } from '../contract/ci.js';
-import { absoluteUrl, receiptPath } from '../receipts/links.js';
+import { absoluteUrl, receiptPath } from '../contract/links.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
 
 /** What a completed check run shows: conclusion, title and a Markdown summary. */
