@@ -32,7 +32,10 @@ export interface ApiKeyAdminStore extends ApiKeyStore {
   }): Promise<{ record: ApiKeyRecord; token: string }>;
   /** Every key, revoked ones included, oldest first. */
   list(): Promise<ApiKeyRecord[]>;
-  /** Revokes an active key (it authenticates nothing from then on); false when none has that id. */
+  /**
+   * Revokes an active key (it authenticates nothing from then on); false when no active key has
+   * that id. `id` is a key id as `create` made it (a UUID; the CLI refuses anything else).
+   */
   revoke(id: string): Promise<boolean>;
 }
 
