@@ -202,7 +202,9 @@ export class ReceiptService {
       );
     }
     const record = await this.assertIntact(await this.get(tenant, receiptId), 'attestation');
-    return attestationOf(record, signer, this.deps.publicUrl ?? 'urn:verification-receipt-service');
+    const base = this.deps.publicUrl ?? 'urn:verification-receipt-service';
+    const { json, absolute } = this.deps.links.receipt(record.id);
+    return attestationOf(record, signer, base, absolute ? json : `${base}${json}`);
   }
 
   /** The receipt bundle: receipt, canonical form, signing key and, once anchored, log evidence. */
