@@ -32,7 +32,7 @@ export const UNIT_TESTS = [
   'test/receipts/{canonical,policy,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',
   'test/screening/**/*.test.ts',
-  'test/files/screening-lists.test.ts',
+  'test/files/{screening-lists,signing-key-file}.test.ts',
   // anchoring: Merkle tree, proofs, checkpoints, tiles (go-tlog.test.ts builds Go: integration)
   'test/anchoring/{checkpoint,compact-range,merkle,proofs,sealer,tile-path}.test.ts',
   // contract, configuration, pure HTTP helpers, PDF layout and rendering
