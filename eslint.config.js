@@ -21,6 +21,14 @@ const STORAGE = [
 ];
 const HTTP = [['**/http/**'], 'HTTP is an adapter over the domain: nothing below it imports it'];
 const FASTIFY = [['fastify', 'fastify-*', '@fastify/*'], 'the domain knows nothing of Fastify'];
+const CONFIG = [
+  ['**/config.js', '**/config.ts', '**/config'],
+  'the domain is given values, never the configuration: the composition root reads it',
+];
+const FILES = [
+  ['node:fs', 'node:fs/*', 'fs', 'fs/*'],
+  'the domain touches no file: an adapter in src/files reads them behind a port',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
@@ -34,11 +42,21 @@ export default tseslint.config(
   },
   // The layout's import rules (CONTRIBUTING.md "Layout"), enforced so they stay true.
   {
-    files: ['src/receipts/**', 'src/anchoring/**', 'src/auth/**', 'src/errors.ts'],
-    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
-      ['**/github/**', '**/cli/**'],
+    files: [
+      'src/receipts/**',
+      'src/anchoring/**',
+      'src/screening/**',
+      'src/auth/**',
+      'src/errors.ts',
+    ],
+    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, CONFIG, FILES, [
+      ['**/github/**', '**/cli/**', '**/files/**'],
       'edges depend on the domain, not back',
     ]),
+  },
+  {
+    files: ['src/files/**'],
+    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY),
   },
   {
     files: ['src/pdf/**', 'src/contract/**'],

@@ -30,9 +30,11 @@ export const UNIT_TESTS = [
   'packages/verify/test/pdf/{attachment,text}.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
   'test/receipts/{canonical,policy,revocation,seal,seal-interop}.test.ts',
-  'test/receipts/{checks,screening}/**/*.test.ts',
+  'test/receipts/checks/**/*.test.ts',
+  'test/screening/**/*.test.ts',
+  'test/files/{screening-lists,signing-key-file}.test.ts',
   // anchoring: Merkle tree, proofs, checkpoints, tiles (go-tlog.test.ts builds Go: integration)
-  'test/anchoring/{checkpoint,compact-range,merkle,proofs,tile-path}.test.ts',
+  'test/anchoring/{checkpoint,compact-range,merkle,proofs,sealer,tile-path}.test.ts',
   // contract, configuration, pure HTTP helpers, PDF layout and rendering
   'test/contract/base64.test.ts',
   'test/{config,bounded-body}.test.ts',

@@ -9,10 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ScreeningLists, WEAK_MATCH_THRESHOLD } from '../src/receipts/screening/lists.js';
-import { nameTokens } from '../src/receipts/screening/normalise.js';
-import { maxNameSimilarity, nameSimilarity } from '../src/receipts/screening/similarity.js';
+import { WEAK_MATCH_THRESHOLD } from '../src/screening/lists.js';
+import { nameTokens } from '../src/screening/normalise.js';
+import { maxNameSimilarity, nameSimilarity } from '../src/screening/similarity.js';
 import { prng } from '../test/helpers/prng.js';
+import { loadScreeningLists } from '../src/files/screening-lists.js';
 
 const SIZES = (process.env.BENCH_SCREEN_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const SUBJECTS = 1_000;
@@ -65,7 +66,7 @@ for (const size of SIZES) {
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const started = performance.now();
-  const lists = await ScreeningLists.load(dir);
+  const lists = await loadScreeningLists(dir);
   const loadSeconds = (performance.now() - started) / 1000;
   global.gc?.();
   const heap = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;

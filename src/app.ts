@@ -5,16 +5,18 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { ProbotOctokit } from 'probot';
+import { startIntervalSealer } from './anchoring/sealer.js';
 import { adminSocketPath, startAdminChannel } from './cli/admin-channel.js';
 import { runCli } from './cli/run.js';
 import type { Config } from './config.js';
-import githubAppPlugin from './github/plugin.js';
+import { API_PREFIX } from './contract/links.js';
+import { githubDefaultBranches } from './github/default-branches.js';
+import githubAppPlugin, { githubProbot } from './github/plugin.js';
 import authPlugin from './http/plugins/auth.js';
 import errorsPlugin, { clientErrorHandler, malformedUrlHandler } from './http/plugins/errors.js';
 import jsonBodyPlugin from './http/plugins/json-body.js';
 import metricsPlugin from './http/plugins/metrics.js';
 import openapiPlugin from './http/plugins/openapi.js';
-import sealerPlugin from './http/plugins/sealer.js';
 import servicesPlugin from './http/plugins/services.js';
 import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
@@ -85,6 +87,17 @@ async function openAdminChannel(app: FastifyInstance, config: Config): Promise<v
   app.addHook('onClose', () => channel.close());
 }
 
+/**
+ * The interval sealer (src/anchoring/sealer.ts) runs while the app does: started once the services
+ * exist, stopped before the store closes. ANCHOR_INTERVAL_MS=0 or signing disabled: none.
+ */
+function runSealer(app: FastifyInstance, config: Config): void {
+  const { anchoring } = app.services;
+  if (config.anchorIntervalMs <= 0 || !anchoring.enabled) return;
+  const sealer = startIntervalSealer(anchoring, config.anchorIntervalMs, app.log);
+  app.addHook('onClose', () => sealer.stop());
+}
+
 /** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -122,6 +135,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorate('settings', config);
+  // the GitHub App's client first: the services ask it for default branches
+  const probot = githubProbot(config, app.log, options.octokit);
 
   const db =
     options.db ??
@@ -139,20 +154,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(authPlugin);
   await app.register(metricsPlugin, { config });
-  await app.register(servicesPlugin, { config });
-  await app.register(sealerPlugin);
+  await app.register(servicesPlugin, {
+    config,
+    defaultBranches: probot && githubDefaultBranches(probot),
+  });
+  runSealer(app, config);
   await openAdminChannel(app, config);
   await app.register(openapiPlugin);
   await app.register(unauthenticatedRoutes, { rateLimit: config.rateLimit });
-  await app.register(apiV1, { prefix: '/api/v1', rateLimit: config.rateLimit });
+  await app.register(apiV1, { prefix: API_PREFIX, rateLimit: config.rateLimit });
   await app.register(publicRoutes, { rateLimit: config.rateLimit });
   await app.register(logRoutes, {
     rateLimit: { ...config.rateLimit, max: config.logRateLimitMax },
     public: config.logPublic,
   });
-  await app.register(githubAppPlugin, {
-    config,
-    ...(options.octokit ? { octokit: options.octokit } : {}),
-  });
+  await app.register(githubAppPlugin, { config, probot });
   return app;
 }

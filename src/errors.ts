@@ -13,7 +13,7 @@ export const SERVICE_ERROR_CODES = [
   'ci_identity_unavailable',
   // receipts: GitHub could not be asked a repository's default branch (ci-provenance-v2)
   'ci_facts_unavailable',
-  // receipts: x-ci-subject-digest is not sha256:<64 lowercase hex>
+  // http: the x-ci-subject-digest header is not sha256:<64 lowercase hex>
   'subject_digest_invalid',
   // receipts: a stored receipt no longer verifies (hash, row or signature): nothing is signed over it
   'receipt_integrity_failed',

@@ -4,18 +4,19 @@ import type { NoteSigner } from './anchoring/signed-note.js';
 import { Witnessing } from './anchoring/witness/witnessing.js';
 import type { Config } from './config.js';
 import type { Decision } from './contract/common.js';
+import { receiptLinks } from './contract/links.js';
 import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
 import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import type { IntegrityFailureReporter } from './receipts/intact.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
-import { loadKeySource } from './receipts/key-source.js';
+import { loadKeySource } from './files/signing-key-file.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
-import type { SigningKeyStore } from './receipts/ports.js';
-import { ScreeningLists } from './receipts/screening/index.js';
+import type { DefaultBranchSource, SigningKeyStore } from './receipts/ports.js';
 import { ReceiptService } from './receipts/service.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
+import { loadScreeningLists } from './files/screening-lists.js';
 
 /**
  * The composition root: the one place the domain is wired to its stores. The Fastify plugins
@@ -47,6 +48,8 @@ export interface ServiceOptions {
   onIssued?: (decision: Decision) => void;
   /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
   onIntegrityFailure?: IntegrityFailureReporter;
+  /** The GitHub App's default-branch answers (ci-provenance-v2), when the app is configured. */
+  defaultBranches?: DefaultBranchSource | undefined;
 }
 
 export async function createServices(
@@ -58,7 +61,7 @@ export async function createServices(
     options.loadSigner === false || config.signing.disabled ? undefined : loadKeySource(config);
   const signer = source ? createSigner(source.pem) : undefined;
   const signingKey = source ? { file: source.file, generated: source.generated } : undefined;
-  const screening = await ScreeningLists.load(
+  const screening = await loadScreeningLists(
     options.loadScreening === false ? undefined : config.screeningListsDir,
   );
   const keyTrust = keyTrustSource(stores.signingKeys, signer, config.signing.trustedKids);
@@ -96,8 +99,10 @@ export async function createServices(
     keyRing,
     anchoring,
     publicUrl: config.publicUrl,
+    links: receiptLinks(config.publicUrl),
     issuerClockSkewSeconds: config.issuerClockSkewSeconds,
     ciIdentity: new OidcVerifier(config.ciOidc),
+    defaultBranches: options.defaultBranches,
     signer,
     ...(options.onIntegrityFailure ? { onIntegrityFailure: options.onIntegrityFailure } : {}),
   });

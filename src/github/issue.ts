@@ -1,4 +1,5 @@
 import { CiVerificationRequest } from '../contract/ci.js';
+import { receiptLinks } from '../contract/links.js';
 import { ciResponseOf } from '../receipts/ci-result.js';
 import type { CiRunFactsSource } from '../receipts/issuance.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
@@ -13,7 +14,7 @@ export function outputOfRecord(
   record: ReceiptRecord,
   input: { workflowRunUrl?: string | undefined },
 ): CheckOutput {
-  const response = ciResponseOf(record, deps.publicUrl, input.workflowRunUrl);
+  const response = ciResponseOf(record, receiptLinks(deps.publicUrl), input.workflowRunUrl);
   return receiptOutput({ record, response, publicUrl: deps.publicUrl, ...input });
 }
 

@@ -1,5 +1,5 @@
 import type { CiVerificationResponse } from '../contract/ci.js';
-import { absoluteUrl, receiptPath } from '../receipts/links.js';
+import { absoluteUrl, receiptPath, verifyPagePath } from '../contract/links.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
 
 /** What a completed check run shows: conclusion, title and a Markdown summary. */
@@ -29,14 +29,14 @@ function links(publicUrl: string | undefined, receiptId: string): string {
 
 /** The public verify page for a receipt hash: no API key, the check happens in the browser. */
 export function verifyPageUrl(publicUrl: string, receiptHash: string): string {
-  return `${publicUrl}/verify?hash=${encodeURIComponent(receiptHash)}`;
+  return `${publicUrl}${verifyPagePath(receiptHash)}`;
 }
 
 /** What anyone needs to check the receipt without an API key, or without us at all. */
 function withoutKey(publicUrl: string | undefined, receipt: ReceiptRecord['receipt']): string[] {
   const kid = receipt.receiptSignature?.kid ?? 'unsigned';
   const offline = [
-    `Verify offline: the receipt bundle (\`GET /api/v1/receipt/${receipt.receiptId}/bundle\`, or the`,
+    `Verify offline: the receipt bundle (\`GET ${receiptPath(receipt.receiptId)}/bundle\`, or the`,
     `PDF, which carries it) with \`npx receipts verify FILE\`; receipt hash \`${receipt.receiptHash}\`,`,
     `signed by kid \`${kid}\` (Ed25519, RFC 8785 canonical form).`,
   ].join(' ');

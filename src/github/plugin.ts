@@ -1,10 +1,9 @@
 import type { EmitterWebhookEventName } from '@octokit/webhooks';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Probot, ProbotOctokit } from 'probot';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { DEFAULT_TRUSTED_EVENTS } from '../receipts/checks/ci.js';
-import { githubDefaultBranches } from './default-branches.js';
 import { AppOctokit } from './octokit.js';
 import { createProbot, type ProbotLogger } from './probot.js';
 import { receiptsApp } from './receipts-app.js';
@@ -14,8 +13,23 @@ import { forwardWebhooks } from './webhook-proxy.js';
 
 export interface GitHubAppPluginOptions {
   config: Config;
-  /** Defaults to Probot's Octokit with retries and throttling ({@link AppOctokit}). */
-  octokit?: typeof ProbotOctokit;
+  /** The app's Probot ({@link githubProbot}), made when `config.github` is set. */
+  probot: Probot | undefined;
+}
+
+/**
+ * The GitHub App's Probot when `config.github` is set. The composition root (src/app.ts) makes
+ * it before the services, which ask it for default branches, and hands it to the plugin.
+ * `Octokit` defaults to Probot's with retries and throttling ({@link AppOctokit}).
+ */
+export function githubProbot(
+  config: Config,
+  log: FastifyBaseLogger,
+  Octokit: typeof ProbotOctokit = AppOctokit,
+): Probot | undefined {
+  if (!config.github) return undefined;
+  const child = log.child({ component: 'github-app' }) as unknown as ProbotLogger;
+  return createProbot(config.github, child, Octokit);
 }
 
 /**
@@ -27,8 +41,8 @@ export default async function githubAppPlugin(
   app: FastifyInstance,
   opts: GitHubAppPluginOptions,
 ): Promise<void> {
-  const { config } = opts;
-  if (!config.github) {
+  const { config, probot } = opts;
+  if (!config.github || !probot) {
     if (config.workers > 1) {
       // the manifest flow keeps its one-time token and GitHub's state in one process's memory
       app.log.info(
@@ -47,9 +61,6 @@ export default async function githubAppPlugin(
   if (config.githubSetup.webhookProxyUrl) {
     forwardWebhooks(app, config.githubSetup.webhookProxyUrl);
   }
-  const log = app.log.child({ component: 'github-app' }) as unknown as ProbotLogger;
-  const probot = createProbot(config.github, log, opts.octokit ?? AppOctokit);
-  app.services.receipts.useDefaultBranches(githubDefaultBranches(probot));
   await probot.load(
     receiptsApp({
       appId: Number(config.github.appId),

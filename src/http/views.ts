@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VerificationReceipt } from '../contract/verification.js';
 import { canonicalReceipt } from '../receipts/canonical.js';
-import { absoluteUrl, receiptPath, verifyPagePath } from '../receipts/links.js';
+import { absoluteUrl, receiptPath, verifyPagePath } from '../contract/links.js';
 import type { ReceiptRecord, ReceiptSummary } from '../receipts/ports.js';
 import { anchorStateOf, revocationOf } from '../receipts/record-state.js';
 import { statusOf } from '../receipts/status.js';

@@ -68,8 +68,15 @@ function artifactDigestOf(subject: Subject): { name: string; digest: { sha256: s
   return [{ name, digest: { sha256: subject.artifactDigest.replace(/^sha256:/, '') } }];
 }
 
-/** The in-toto Statement v1 with the VSA v1 predicate for a stored receipt. */
-export function vsaStatement(record: ReceiptRecord, baseUrl: string): Record<string, unknown> {
+/**
+ * The in-toto Statement v1 with the VSA v1 predicate for a stored receipt. `baseUrl` names the
+ * verifier and its policies; `receiptUri` is where the receipt itself is served.
+ */
+export function vsaStatement(
+  record: ReceiptRecord,
+  baseUrl: string,
+  receiptUri: string,
+): Record<string, unknown> {
   const { receipt } = record;
   const artifact = artifactOf(receipt.subject as Subject);
   const passed = receipt.decision === 'ALLOW' && !revocationOf(record).revoked;
@@ -88,7 +95,7 @@ export function vsaStatement(record: ReceiptRecord, baseUrl: string): Record<str
       policy: { uri: `${baseUrl}/policies/${encodeURIComponent(receipt.policyProfile)}` },
       inputAttestations: [
         {
-          uri: `${baseUrl}/api/v1/receipt/${receipt.receiptId}`,
+          uri: receiptUri,
           digest: { sha256: receipt.receiptHash.replace(/^sha256:/, '') },
         },
       ],
@@ -104,8 +111,10 @@ export function attestationOf(
   record: ReceiptRecord,
   signer: Signer,
   baseUrl: string,
+  receiptUri: string,
 ): SigstoreBundle {
-  const payload = Buffer.from(JSON.stringify(vsaStatement(record, baseUrl)), 'utf8');
+  const statement = vsaStatement(record, baseUrl, receiptUri);
+  const payload = Buffer.from(JSON.stringify(statement), 'utf8');
   const signature = signer.sign(preAuthEncoding(IN_TOTO_PAYLOAD_TYPE, payload));
   return {
     mediaType: SIGSTORE_BUNDLE_MEDIA_TYPE,

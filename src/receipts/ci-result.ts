@@ -1,7 +1,6 @@
 import type { CiVerificationResponse } from '../contract/ci.js';
 import type { ExternalReceiptStatus } from '../contract/common.js';
-import { absoluteUrl, receiptPath } from './links.js';
-import type { ReceiptRecord } from './ports.js';
+import type { ReceiptLinks, ReceiptRecord } from './ports.js';
 import { anchorStateOf, isRevoked } from './record-state.js';
 import { conclusionOf, statusOf } from './status.js';
 import type { StoredReceipt } from './types.js';
@@ -51,16 +50,16 @@ export function ciResultOf(input: CiResultInput): CiVerificationResponse {
 /** The adapter answer for a stored CI receipt: the HTTP endpoint and the GitHub App both use it. */
 export function ciResponseOf(
   record: ReceiptRecord,
-  publicUrl: string | undefined,
+  links: ReceiptLinks,
   detailsUrl?: string,
 ): CiVerificationResponse {
-  const receiptUrl = absoluteUrl(publicUrl, receiptPath(record.id));
+  const { json, pdf, absolute } = links.receipt(record.id);
   return ciResultOf({
     receipt: record.receipt,
     status: statusOf(record.receipt.decision, isRevoked(record)),
     anchorStatus: anchorStateOf(record).status,
-    receiptUrl,
-    pdfUrl: `${receiptUrl}/pdf`,
-    detailsUrl: detailsUrl ?? (publicUrl ? receiptUrl : undefined),
+    receiptUrl: json,
+    pdfUrl: pdf,
+    detailsUrl: detailsUrl ?? (absolute ? json : undefined),
   });
 }

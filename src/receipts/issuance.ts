@@ -24,7 +24,7 @@ import type {
   TokenUseStore,
 } from './ports.js';
 import { buildReceipt, type ReceiptDraft } from './receipt.js';
-import { UnknownScreeningSourceError, type ScreeningLists } from './screening/index.js';
+import { UnknownScreeningSourceError, type ScreeningLists } from '../screening/index.js';
 import type { Signer } from './signer.js';
 import type { CheckOutcome } from './types.js';
 import { identitySubject, type CiIdentityEvidence, type RunName } from './ci-identity/identity.js';

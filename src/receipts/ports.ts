@@ -180,6 +180,15 @@ export interface DefaultBranchSource {
   defaultBranch(repositoryFullName: string): Promise<string | undefined>;
 }
 
+/**
+ * Where the service publishes a stored receipt: the URL shapes belong to the HTTP interface
+ * (`receiptLinks` of src/contract/links.ts), the domain only quotes them.
+ */
+export interface ReceiptLinks {
+  /** Relative paths until PUBLIC_URL is known (`absolute` false). */
+  receipt(id: string): { json: string; pdf: string; absolute: boolean };
+}
+
 /** Every store of the receipt domain. */
 export interface ReceiptStores {
   receipts: ReceiptStore;

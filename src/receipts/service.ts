@@ -16,6 +16,7 @@ import type { KeyRingSource } from './keyring.js';
 import type {
   DefaultBranchSource,
   ListFilters,
+  ReceiptLinks,
   ReceiptPage,
   ReceiptRecord,
   ReceiptStores,
@@ -38,9 +39,13 @@ export interface ReceiptServiceDeps {
   keyRing: KeyRingSource;
   anchoring: AnchorService;
   publicUrl: string | undefined;
+  /** Where a receipt's JSON and PDF are served, quoted in CI answers. */
+  links: ReceiptLinks;
   issuerClockSkewSeconds: number;
   /** Verifies the OIDC token a CI run sends (x-ci-oidc-token). */
   ciIdentity: Pick<OidcVerifier, 'verify'>;
+  /** The GitHub App's answer to default-branch questions (ci-provenance-v2); none without it. */
+  defaultBranches?: DefaultBranchSource | undefined;
   /** Signs public status statements; undefined when SIGNING_DISABLED. */
   signer?: Signer | undefined;
   /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
@@ -53,17 +58,7 @@ export interface ReceiptServiceDeps {
  * these and only render the result. Each method sequences named steps, no storage detail.
  */
 export class ReceiptService {
-  private defaultBranches: DefaultBranchSource | undefined;
-
   constructor(private readonly deps: ReceiptServiceDeps) {}
-
-  /**
-   * The GitHub App, once it runs, answers default-branch questions for ci-provenance-v2 (it is
-   * built after the services, from the same configuration).
-   */
-  useDefaultBranches(source: DefaultBranchSource): void {
-    this.defaultBranches = source;
-  }
 
   issueRon(tenant: string, request: VerificationRequest): Promise<ReceiptRecord> {
     return this.deps.issuer.issueRon(tenant, request);
@@ -86,18 +81,12 @@ export class ReceiptService {
     request: CiVerificationRequest,
     extra: {
       oidcToken?: string | undefined;
+      /** `sha256:<64 lowercase hex>`, checked by the caller (the HTTP layer answers 400). */
       subjectDigest?: string | undefined;
       run?: RunName | undefined;
     } = {},
   ): Promise<CiVerificationResponse> {
     const { subjectDigest } = extra;
-    if (subjectDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(subjectDigest)) {
-      throw new ServiceError(
-        'subject_digest_invalid',
-        'x-ci-subject-digest must be sha256:<64 lowercase hex>',
-        { details: { header: 'x-ci-subject-digest' } },
-      );
-    }
     const identity = extra.oidcToken
       ? await this.deps.ciIdentity.verify(extra.oidcToken)
       : { kind: 'none' as const };
@@ -110,7 +99,7 @@ export class ReceiptService {
       runFacts,
       run,
     });
-    return ciResponseOf(record, this.deps.publicUrl, request.detailsUrl);
+    return ciResponseOf(record, this.deps.links, request.detailsUrl);
   }
 
   /** Runner and workflow ref from the verified token; the default branch from the GitHub App. */
@@ -121,7 +110,8 @@ export class ReceiptService {
       workflowRef: refOfWorkflowRef(claims.workflow_ref),
       unknown: { runner: 'the token has no runner_environment claim' },
     };
-    if (!this.defaultBranches) {
+    const { defaultBranches } = this.deps;
+    if (!defaultBranches) {
       return {
         ...facts,
         unknown: { ...facts.unknown, branch: 'no GitHub App is configured to ask GitHub for it' },
@@ -129,7 +119,7 @@ export class ReceiptService {
     }
     let defaultBranch: string | undefined;
     try {
-      defaultBranch = await this.defaultBranches.defaultBranch(claims.repository);
+      defaultBranch = await defaultBranches.defaultBranch(claims.repository);
     } catch (cause) {
       throw new ServiceError(
         'ci_facts_unavailable',
@@ -212,7 +202,9 @@ export class ReceiptService {
       );
     }
     const record = await this.assertIntact(await this.get(tenant, receiptId), 'attestation');
-    return attestationOf(record, signer, this.deps.publicUrl ?? 'urn:verification-receipt-service');
+    const base = this.deps.publicUrl ?? 'urn:verification-receipt-service';
+    const { json, absolute } = this.deps.links.receipt(record.id);
+    return attestationOf(record, signer, base, absolute ? json : `${base}${json}`);
   }
 
   /** The receipt bundle: receipt, canonical form, signing key and, once anchored, log evidence. */

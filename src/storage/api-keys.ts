@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { mintToken, parseToken, secretMatches } from '../auth/api-key-token.js';
-import type { ApiKeyRecord, ApiKeyStore, Principal } from '../auth/ports.js';
+import type { ApiKeyRecord, Principal } from '../auth/ports.js';
 import type { Scope } from '../auth/scopes.js';
 import { RowCache, type ChangeFeed } from './change-feed.js';
+import type { ApiKeyAdminStore } from './ports.js';
 
 export type { ApiKeyRecord } from '../auth/ports.js';
 
@@ -25,7 +26,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   revokedAt: row.revoked_at,
 });
 
-export class ApiKeyRepository implements ApiKeyStore {
+export class ApiKeyRepository implements ApiKeyAdminStore {
   /**
    * Every active key, read in one query and held until a key changes (the change feed): checking
    * a known key costs no round trip. A key not in the copy is looked up by its id before it is

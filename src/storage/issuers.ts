@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { IssuerRecord, IssuerStore } from '../receipts/ports.js';
+import type { IssuerRecord } from '../receipts/ports.js';
 import { affectedRows } from './affected.js';
+import type { IssuerAdminStore } from './ports.js';
 
 export type { IssuerRecord } from '../receipts/ports.js';
 
@@ -19,7 +20,7 @@ const toRecord = (r: IssuerRow): IssuerRecord => ({
 });
 
 /** Issuers authorised to revoke a tenant's receipts, managed with `receipts issuers ...`. */
-export class IssuerRepository implements IssuerStore {
+export class IssuerRepository implements IssuerAdminStore {
   constructor(private readonly knex: Knex) {}
 
   /**

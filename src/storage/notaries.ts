@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { affectedRows } from './affected.js';
 import { RowCache, type ChangeFeed } from './change-feed.js';
-import type { NotaryStore } from '../receipts/ports.js';
+import type { NotaryAdminStore } from './ports.js';
 import type { NotaryRecord } from '../receipts/types.js';
 
 interface NotaryRow {
@@ -28,7 +28,7 @@ const toRecord = (row: NotaryRow): NotaryRecord => ({
 });
 
 /** The per-tenant notary registry, managed with `receipts notaries ...`. */
-export class NotaryRepository implements NotaryStore {
+export class NotaryRepository implements NotaryAdminStore {
   /** Registered notaries by tenant and id: issuance costs no round trip for them. */
   private readonly cache: RowCache<NotaryRecord>;
 

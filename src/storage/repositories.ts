@@ -1,4 +1,5 @@
 import type { Database } from './database.js';
+import type { Repositories } from './ports.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { IssuerRepository } from './issuers.js';
 import { LogRepository } from './log.js';
@@ -9,18 +10,7 @@ import { SigningKeyRepository } from './signing-keys.js';
 import { TenantPolicyRepository } from './tenant-policies.js';
 import { TokenUseRepository } from './token-uses.js';
 
-/** Every repository over one database handle; routes and the CLI reach storage only through these. */
-export interface Repositories {
-  apiKeys: ApiKeyRepository;
-  issuers: IssuerRepository;
-  log: LogRepository;
-  notaries: NotaryRepository;
-  receipts: ReceiptRepository;
-  revocations: RevocationRepository;
-  signingKeys: SigningKeyRepository;
-  tenantPolicies: TenantPolicyRepository;
-  tokenUses: TokenUseRepository;
-}
+export type { Repositories } from './ports.js';
 
 export interface RepositoryOptions {
   /** Largest group-commit batch of receipt inserts (ISSUE_BATCH_MAX). */
@@ -29,6 +19,10 @@ export interface RepositoryOptions {
   receiptCacheMax?: number;
 }
 
+/**
+ * The knex implementation of every port (`ports.ts`) over one database handle, PostgreSQL or
+ * PGlite; routes and the CLI reach storage only through these.
+ */
 export function createRepositories(db: Database, options: RepositoryOptions = {}): Repositories {
   return {
     apiKeys: new ApiKeyRepository(db.knex, db.changes),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { TenantCiPolicy, TenantPolicyStore } from '../receipts/ports.js';
+import type { TenantCiPolicy } from '../receipts/ports.js';
+import type { TenantPolicyAdminStore } from './ports.js';
 
 interface Row {
   ci_repositories: string[] | string | null;
@@ -10,7 +11,7 @@ interface Row {
  * Tenant policies (`tenant_policies`): one row per tenant that pinned its CI repositories, its
  * CI policy profile, or both; a row left with neither is removed.
  */
-export class TenantPolicyRepository implements TenantPolicyStore {
+export class TenantPolicyRepository implements TenantPolicyAdminStore {
   constructor(private readonly knex: Knex) {}
 
   async ciPolicy(tenant: string): Promise<TenantCiPolicy> {

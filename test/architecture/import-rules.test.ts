@@ -16,13 +16,24 @@ async function violations(file: string, importLine: string): Promise<string[]> {
 }
 
 describe('the layout import rules are enforced by lint', () => {
-  const domain = ['src/receipts/example.ts', 'src/anchoring/example.ts', 'src/auth/example.ts'];
+  const domain = [
+    'src/receipts/example.ts',
+    'src/anchoring/example.ts',
+    'src/screening/example.ts',
+    'src/auth/example.ts',
+  ];
   const forbidden = [
     "import type { Knex } from 'knex';",
     "import pg from 'pg';",
     "import type { ReceiptRecord } from '../storage/receipts.js';",
     "import { ApiError } from '../http/api-error.js';",
     "import type { FastifyInstance } from 'fastify';",
+    "import type { Config } from '../config.js';",
+    "import { loadConfig } from '../config.js';",
+    "import fs from 'node:fs';",
+    "import { readFile } from 'node:fs/promises';",
+    "import { readFileSync } from 'fs';",
+    "import { loadKeySource } from '../files/signing-key-file.js';",
   ];
   for (const file of domain) {
     for (const line of forbidden) {
@@ -31,6 +42,18 @@ describe('the layout import rules are enforced by lint', () => {
       });
     }
   }
+
+  it('a module deeper in the domain may not import config, storage or files either', async () => {
+    for (const line of [
+      "import type { Config } from '../../config.js';",
+      "import type { Database } from '../../storage/database.js';",
+      "import { stat } from 'node:fs/promises';",
+    ]) {
+      for (const file of ['src/receipts/checks/example.ts', 'src/anchoring/witness/example.ts']) {
+        expect(await violations(file, line), `${file}: ${line}`).toContain('no-restricted-imports');
+      }
+    }
+  });
 
   it('the GitHub App may not import src/http', async () => {
     const line = "import { ApiError } from '../http/api-error.js';";

@@ -78,3 +78,28 @@ describe('GET /api/v1/receipt/:id/bundle', () => {
     expect(denied.statusCode).toBe(403);
   });
 });
+
+describe('GET /api/v1/receipt/:id/attestation without PUBLIC_URL', () => {
+  it('names the verifier and the receipt by URN, not by a path only this machine reaches', async () => {
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/verify',
+      headers: { 'x-api-key': key },
+      payload: minimalRequest(),
+    });
+    const id = issued.json<{ receiptId: string }>().receiptId;
+    const res = await ctx.app.inject({
+      url: `/api/v1/receipt/${id}/attestation`,
+      headers: { 'x-api-key': key },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const payload = res.json<{ dsseEnvelope: { payload: string } }>().dsseEnvelope.payload;
+    const { predicate } = JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as {
+      predicate: { verifier: { id: string }; inputAttestations: { uri: string }[] };
+    };
+    expect(predicate.verifier.id).toBe('urn:verification-receipt-service');
+    expect(predicate.inputAttestations[0]?.uri).toBe(
+      `urn:verification-receipt-service/api/v1/receipt/${id}`,
+    );
+  });
+});

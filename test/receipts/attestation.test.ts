@@ -27,7 +27,8 @@ function recordOf(decision: 'ALLOW' | 'FLAG' | 'BLOCK'): ReceiptRecord {
 }
 
 const result = (decision: 'ALLOW' | 'FLAG' | 'BLOCK') =>
-  vsaStatement(recordOf(decision), 'https://r.test').predicate as Record<string, unknown>;
+  vsaStatement(recordOf(decision), 'https://r.test', 'https://r.test/receipts/1')
+    .predicate as Record<string, unknown>;
 
 describe('vsaStatement', () => {
   it('a FLAG receipt is FAILED, as a BLOCK is; an ALLOW is PASSED', () => {

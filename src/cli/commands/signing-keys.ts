@@ -1,4 +1,8 @@
-import { defaultKeyFile, generateSigningKeyPem, writeKeyFile } from '../../receipts/key-source.js';
+import {
+  defaultKeyFile,
+  generateSigningKeyPem,
+  writeKeyFile,
+} from '../../files/signing-key-file.js';
 import { endorse, rotationEndorsements } from '../../receipts/key-trust.js';
 import { createSigner } from '../../receipts/signer.js';
 import { CliError, flags, positionalsOnly, withServices, type Command } from '../context.js';

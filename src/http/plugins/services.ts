@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
+import type { DefaultBranchSource } from '../../receipts/ports.js';
 import { createServices, type Services } from '../../services.js';
 
 declare module 'fastify' {
@@ -10,13 +11,20 @@ declare module 'fastify' {
   }
 }
 
+export interface ServicesPluginOptions {
+  config: Config;
+  /** The GitHub App's default-branch answers, when the app is configured (src/app.ts). */
+  defaultBranches?: DefaultBranchSource | undefined;
+}
+
 /**
  * Builds the services once, registers the active signing key in the ring, and says at start-up
  * which keys in the store no chain of trust reaches (they verify nothing).
  */
 export default fp(
-  async function services(app: FastifyInstance, opts: { config: Config }) {
+  async function services(app: FastifyInstance, opts: ServicesPluginOptions) {
     const services = await createServices(opts.config, app.repos, {
+      defaultBranches: opts.defaultBranches,
       onIssued: (decision) => app.metrics.issued(decision),
       onIntegrityFailure: (failure) => {
         app.metrics.integrityFailed(failure.use);

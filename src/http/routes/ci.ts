@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CiVerificationRequest, CiVerificationResponse } from '../../contract/ci.js';
 import { z } from 'zod';
+import { ServiceError } from '../../errors.js';
 import { MAX_TOKEN_LENGTH } from '../../receipts/ci-identity/oidc.js';
 import { principalOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/responses.js';
@@ -42,13 +43,28 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       response: { 200: CiVerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
     handler: async (request) => {
-      const digest = request.headers['x-ci-subject-digest'];
       const [runId, attempt] = request.headers['x-ci-run']?.split('/') ?? [];
       return app.services.receipts.ciResult(principalOf(request).tenant, request.body, {
         oidcToken: request.headers['x-ci-oidc-token'],
-        subjectDigest: typeof digest === 'string' ? digest : undefined,
+        subjectDigest: subjectDigestOf(request.headers['x-ci-subject-digest']),
         run: runId && attempt ? { runId, attempt } : undefined,
       });
     },
   });
+}
+
+/**
+ * The x-ci-subject-digest header as the domain's subject digest. It is checked here rather than
+ * in the headers schema so that a bad value answers `subject_digest_invalid` naming the header.
+ */
+function subjectDigestOf(header: string | string[] | undefined): string | undefined {
+  const digest = typeof header === 'string' ? header : undefined;
+  if (digest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(digest)) {
+    throw new ServiceError(
+      'subject_digest_invalid',
+      'x-ci-subject-digest must be sha256:<64 lowercase hex>',
+      { details: { header: 'x-ci-subject-digest' } },
+    );
+  }
+  return digest;
 }

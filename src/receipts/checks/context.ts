@@ -1,7 +1,7 @@
 import type { VerificationRequest } from '../../contract/verification.js';
 import type { SuppliedDocument } from '../commitment.js';
 import type { PolicyProfile } from '../policy.js';
-import type { ScreeningLists } from '../screening/lists.js';
+import type { ScreeningLists } from '../../screening/lists.js';
 import type { CheckOutcome, NotaryRecord } from '../types.js';
 
 /** Everything a RON check may look at. The caller assembles it; checks never do I/O beyond it. */

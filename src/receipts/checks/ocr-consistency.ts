@@ -1,5 +1,5 @@
-import { nameTokens } from '../screening/normalise.js';
-import { nameSimilarity } from '../screening/similarity.js';
+import { nameTokens } from '../../screening/normalise.js';
+import { nameSimilarity } from '../../screening/similarity.js';
 import type { CheckOutcome } from '../types.js';
 import type { RonCheckContext } from './context.js';
 import { pass, quote, warn } from './outcome.js';

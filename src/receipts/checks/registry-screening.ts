@@ -1,12 +1,12 @@
-import { ScreeningListFormatError } from '../screening/list-format.js';
-import { nameTokens } from '../screening/normalise.js';
+import { ScreeningListFormatError } from '../../screening/list-format.js';
+import { nameTokens } from '../../screening/normalise.js';
 import {
   STRONG_MATCH_THRESHOLD,
   UnknownScreeningSourceError,
   WEAK_MATCH_THRESHOLD,
   type ScreeningLists,
   type ScreeningMatch,
-} from '../screening/lists.js';
+} from '../../screening/lists.js';
 import type { CheckOutcome } from '../types.js';
 import type { RonCheckContext } from './context.js';
 import { fail, judged, pass, quote, warn } from './outcome.js';

@@ -5,9 +5,9 @@ import type { VerificationRequest } from '../../../src/contract/verification.js'
 import type { RonCheckContext } from '../../../src/receipts/checks/context.js';
 import { documentOf } from '../../../src/receipts/commitment.js';
 import { resolveProfile, type PolicyProfile } from '../../../src/receipts/policy.js';
-import { ScreeningLists } from '../../../src/receipts/screening/lists.js';
 import { createSeal } from '../../../src/receipts/seal.js';
 import type { NotaryRecord } from '../../../src/receipts/types.js';
+import { loadScreeningLists } from '../../../src/files/screening-lists.js';
 
 /** Shared test material for the RON checks: a notary, a PDF, a request that passes everything. */
 
@@ -87,7 +87,7 @@ export function profile(id = 'ron-standard-v1'): PolicyProfile {
   return found;
 }
 
-const emptyLists = ScreeningLists.load(undefined);
+const emptyLists = loadScreeningLists(undefined);
 
 /** A context in which every check passes; override any part. */
 export async function context(overrides: Partial<RonCheckContext> = {}): Promise<RonCheckContext> {

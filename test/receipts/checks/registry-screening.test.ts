@@ -4,11 +4,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkRegistryScreening } from '../../../src/receipts/checks/registry-screening.js';
 import type { VerificationRequest } from '../../../src/contract/verification.js';
-import {
-  ScreeningLists,
-  UnknownScreeningSourceError,
-} from '../../../src/receipts/screening/lists.js';
+import { ScreeningLists, UnknownScreeningSourceError } from '../../../src/screening/lists.js';
 import { context, profile, request, SAMPLE_LISTS_DIR } from './helpers.js';
+import { loadScreeningLists } from '../../../src/files/screening-lists.js';
 
 const screeningOf = (registryScreening: VerificationRequest['registryScreening']) =>
   request((r) => {
@@ -17,7 +15,7 @@ const screeningOf = (registryScreening: VerificationRequest['registryScreening']
 
 let sample: ScreeningLists;
 beforeAll(async () => {
-  sample = await ScreeningLists.load(SAMPLE_LISTS_DIR);
+  sample = await loadScreeningLists(SAMPLE_LISTS_DIR);
 });
 
 describe('registry.screening', () => {
@@ -69,7 +67,7 @@ describe('registry.screening', () => {
 
   it('reports screening_unavailable when no lists are configured: WARN, or FAIL when required', async () => {
     const req = screeningOf({ subjectName: 'Harriet Homebuyer' });
-    const empty = await ScreeningLists.load(undefined);
+    const empty = await loadScreeningLists(undefined);
     expect(
       await checkRegistryScreening(await context({ request: req, screening: empty })),
     ).toMatchObject({
@@ -108,7 +106,7 @@ describe('registry.screening', () => {
     const file = path.join(dir, 'watch.csv');
     await writeFile(file, 'id,name\nW-1,Someone Else\n');
     try {
-      const lists = await ScreeningLists.load(dir);
+      const lists = await loadScreeningLists(dir);
       await writeFile(file, 'id,name\nW-2,Harriet Homebuyer\n');
       const refresh = screeningOf({ subjectName: 'Harriet Homebuyer', forceRefresh: true });
       const hit = await checkRegistryScreening(

@@ -5,9 +5,9 @@ import {
   RON_CHECK_ORDER,
   runRonChecks,
 } from '../../../src/receipts/checks/index.js';
-import { ScreeningLists } from '../../../src/receipts/screening/lists.js';
 import type { CheckOutcome } from '../../../src/receipts/types.js';
 import { context, profile, request, SAMPLE_LISTS_DIR } from './helpers.js';
+import { loadScreeningLists } from '../../../src/files/screening-lists.js';
 
 const outcome = (checkId: string, status: CheckOutcome['status'], reason?: string): CheckOutcome =>
   reason === undefined ? { checkId, status } : { checkId, status, reason };
@@ -41,7 +41,7 @@ describe('runRonChecks', () => {
     const req = request((r) => {
       r.registryScreening = { subjectName: 'Bartholomew Nonesuch' };
     });
-    const screening = await ScreeningLists.load(SAMPLE_LISTS_DIR);
+    const screening = await loadScreeningLists(SAMPLE_LISTS_DIR);
     const outcomes = await runRonChecks(
       await context({ request: req, notary: undefined, screening }),
     );

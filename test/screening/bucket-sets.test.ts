@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BucketSets } from '../../../src/receipts/screening/bucket-sets.js';
-import { BUCKETS, shapeOf } from '../../../src/receipts/screening/token-shape.js';
-import { prng } from '../../helpers/prng.js';
+import { BucketSets } from '../../src/screening/bucket-sets.js';
+import { BUCKETS, shapeOf } from '../../src/screening/token-shape.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * The bit-sliced count agrees with counting token by token, at every word edge: every token

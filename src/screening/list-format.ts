@@ -1,5 +1,5 @@
 import { parseCsv } from './csv.js';
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../errors.js';
 
 /**
  * The list file layouts the loader reads, detected from the file's first record:

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nameTokens, normaliseName } from '../../../src/receipts/screening/normalise.js';
+import { nameTokens, normaliseName } from '../../src/screening/normalise.js';
 
 describe('normaliseName', () => {
   it.each([

@@ -4,15 +4,15 @@ import {
   STRONG_MATCH_THRESHOLD,
   WEAK_MATCH_THRESHOLD,
   matchStrength,
-} from '../../../src/receipts/screening/lists.js';
-import { nameTokens } from '../../../src/receipts/screening/normalise.js';
+} from '../../src/screening/lists.js';
+import { nameTokens } from '../../src/screening/normalise.js';
 import {
   jaroWinkler,
   levenshteinSimilarity,
   MAX_ALIGNED_TOKENS,
   maxNameSimilarity,
   nameSimilarity,
-} from '../../../src/receipts/screening/similarity.js';
+} from '../../src/screening/similarity.js';
 
 const score = (a: string, b: string) => nameSimilarity(nameTokens(a), nameTokens(b));
 

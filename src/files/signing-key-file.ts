@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 /**
  * Where the active private signing key comes from, in order: SIGNING_KEY (PKCS#8 PEM text),
  * SIGNING_KEY_FILE, else `<DATA_DIR>/signing-key.pem`, generated on first run with mode 0600.
+ * The domain receives the PEM text (`createSigner`); only this adapter knows files.
  */
 export interface KeySource {
   pem: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvParseError, parseCsv } from '../../../src/receipts/screening/csv.js';
+import { CsvParseError, parseCsv } from '../../src/screening/csv.js';
 
 describe('parseCsv', () => {
   it('splits records and fields', () => {

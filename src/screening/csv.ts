@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors.js';
+import { ServiceError } from '../errors.js';
 /**
  * RFC 4180 CSV parser: comma-separated fields, optional double-quoted fields that may contain
  * commas, CR/LF line breaks and doubled quotes (`""` = one `"`). Records end at CRLF, LF or CR.

@@ -1,42 +1,52 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import type { AnchorService } from '../../anchoring/anchor-service.js';
+import type { AnchorService } from './anchor-service.js';
+
+/** What the sealer logs through; pino's and Fastify's loggers fit it. */
+export interface SealerLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface IntervalSealer {
+  /** Stops the timer, aborts the witness requests in flight and waits for the running tick. */
+  stop(): Promise<void>;
+}
 
 /**
- * The in-process sealer: every ANCHOR_INTERVAL_MS (0 disables it; `receipts anchor run` seals on
+ * The in-process sealer: every `intervalMs` (ANCHOR_INTERVAL_MS; `receipts anchor run` seals on
  * demand) pending entries are sealed into a signed checkpoint, then the configured witnesses are
  * asked to cosign it (a witness failure is logged, never blocks). Replicas may all run it: the
  * store's seal lock lets one seal at a time, and a witness answers a stale request with 409.
  *
  * One tick at a time: a tick due while the previous one still runs (a slow witness) is skipped,
- * never queued, so ticks cannot pile up behind a witness that does not answer. Closing stops the
+ * never queued, so ticks cannot pile up behind a witness that does not answer. Stopping ends the
  * timer, aborts the witness requests in flight and waits only for the running tick to notice.
+ * The composition root (src/app.ts) starts it with the server and stops it when the server closes.
  */
-export default fp(
-  async function sealer(app: FastifyInstance) {
-    const { anchoring } = app.services;
-    const interval = app.settings.anchorIntervalMs;
-    if (interval <= 0 || !anchoring.enabled) return;
-    const stop = new AbortController();
-    let running: Promise<void> | undefined;
-    const timer = setInterval(() => {
-      if (running || stop.signal.aborted) return;
-      running = tick(anchoring, app.log, stop.signal).finally(() => (running = undefined));
-    }, interval);
-    timer.unref();
-    app.addHook('onClose', async () => {
+export function startIntervalSealer(
+  anchoring: Pick<AnchorService, 'sealAll' | 'cosignLatest'>,
+  intervalMs: number,
+  log: SealerLog,
+): IntervalSealer {
+  const stop = new AbortController();
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running || stop.signal.aborted) return;
+    running = tick(anchoring, log, stop.signal).finally(() => (running = undefined));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
       clearInterval(timer);
       stop.abort();
       await running;
-    });
-  },
-  { name: 'sealer', dependencies: ['services'] },
-);
+    },
+  };
+}
 
 /** One seal and one round of witness requests; failures are logged, never thrown. */
 async function tick(
-  anchoring: AnchorService,
-  log: FastifyBaseLogger,
+  anchoring: Pick<AnchorService, 'sealAll' | 'cosignLatest'>,
+  log: SealerLog,
   signal: AbortSignal,
 ): Promise<void> {
   try {

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ServiceError } from '../../errors.js';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { ServiceError } from '../errors.js';
 import { CsvParseError } from './csv.js';
 import { parseListFile, ScreeningListFormatError, type ListFormat } from './list-format.js';
 import { nameTokens } from './normalise.js';
@@ -67,7 +65,16 @@ interface LoadedList {
   index: NameIndex;
 }
 
-const LIST_FILE = /\.csv$/i;
+/**
+ * Where the lists come from, declared here and implemented by `src/files/screening-lists.ts`
+ * (one `*.csv` file per list in SCREENING_LISTS_DIR). Read errors propagate.
+ */
+export interface ScreeningListSource {
+  /** The lists by source id, each with the name its errors are reported under (its file name). */
+  lists(): Promise<ReadonlyMap<string, string>>;
+  /** The list's bytes as they are now. */
+  read(sourceId: string): Promise<Uint8Array>;
+}
 
 /** The strength of a score, or undefined when it is below the weak threshold. */
 export function matchStrength(score: number): MatchStrength | undefined {
@@ -76,26 +83,30 @@ export function matchStrength(score: number): MatchStrength | undefined {
 }
 
 /**
- * The sanctions/watch lists of one directory (SCREENING_LISTS_DIR), one list per `*.csv` file,
- * identified by the file name without extension. The set of lists is fixed when loaded; the
+ * The sanctions/watch lists of one source (SCREENING_LISTS_DIR: one list per `*.csv` file,
+ * identified by the file name without extension). The set of lists is fixed when loaded; the
  * contents of a list are cached and re-read on `forceRefresh`.
  */
 export class ScreeningLists {
   private constructor(
+    private readonly source: ScreeningListSource | undefined,
     private readonly files: ReadonlyMap<string, string>,
     private readonly lists: Map<string, LoadedList>,
   ) {}
 
   /**
-   * Read every list file of `dir`. No directory (undefined) gives an empty set of lists.
-   * Throws when the directory cannot be read or a file is not a readable list, naming the file,
+   * Read every list of `source`. No source (undefined) gives an empty set of lists.
+   * Throws when the source cannot be read or a file is not a readable list, naming the file,
    * so a misconfigured deployment fails at start-up rather than screening against nothing.
    */
-  static async load(dir: string | undefined): Promise<ScreeningLists> {
-    const files = dir === undefined ? new Map<string, string>() : await listFiles(dir);
+  static async load(source: ScreeningListSource | undefined): Promise<ScreeningLists> {
     const lists = new Map<string, LoadedList>();
-    for (const [sourceId, file] of files) lists.set(sourceId, await readList(sourceId, file));
-    return new ScreeningLists(files, lists);
+    if (source === undefined) return new ScreeningLists(undefined, new Map(), lists);
+    const files = await source.lists();
+    for (const [sourceId, file] of files) {
+      lists.set(sourceId, readList(sourceId, file, await source.read(sourceId)));
+    }
+    return new ScreeningLists(source, files, lists);
   }
 
   /** Configured source ids, sorted. */
@@ -145,8 +156,10 @@ export class ScreeningLists {
     );
   }
 
-  private async refresh(sourceId: string): Promise<LoadedList> {
-    const list = await readList(sourceId, this.files.get(sourceId) ?? '');
+  private async refresh(sourceId: string): Promise<LoadedList | undefined> {
+    if (this.source === undefined) return undefined; // no source: every id is unknown
+    const bytes = await this.source.read(sourceId);
+    const list = readList(sourceId, this.files.get(sourceId) ?? '', bytes);
     this.lists.set(sourceId, list);
     return list;
   }
@@ -180,28 +193,12 @@ function matchList(sourceId: string, list: LoadedList, subject: string[]): Scree
   return matches;
 }
 
-/**
- * `*.csv` files of `dir` by source id. Symbolic links are followed (Kubernetes ConfigMap volumes
- * are links); dot-files and directories are skipped.
- */
-async function listFiles(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const name of (await readdir(dir)).sort()) {
-    const file = path.join(dir, name);
-    if (name.startsWith('.') || !LIST_FILE.test(name) || !(await stat(file)).isFile()) continue;
-    const sourceId = name.replace(LIST_FILE, '');
-    if (files.has(sourceId)) {
-      throw new ScreeningListFormatError(`two list files map to source id "${sourceId}"`);
-    }
-    files.set(sourceId, file);
-  }
-  return files;
-}
-
-async function readList(sourceId: string, file: string): Promise<LoadedList> {
-  const bytes = await readFile(file);
+/** One list parsed and indexed; `file` names it in errors. */
+function readList(sourceId: string, file: string, bytes: Uint8Array): LoadedList {
   try {
-    const { format, entries } = parseListFile(bytes.toString('utf8'));
+    const { format, entries } = parseListFile(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+    );
     const info: ScreeningListInfo = {
       sourceId,
       format,
@@ -216,6 +213,6 @@ async function readList(sourceId: string, file: string): Promise<LoadedList> {
     return { info, names, entryIds: entries.map((e) => e.entryId), index };
   } catch (error) {
     if (!(error instanceof ScreeningListFormatError || error instanceof CsvParseError)) throw error;
-    throw new ScreeningListFormatError(`${path.basename(file)}: ${error.message}`);
+    throw new ScreeningListFormatError(`${file}: ${error.message}`);
   }
 }

@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  parseListFile,
-  ScreeningListFormatError,
-} from '../../../src/receipts/screening/list-format.js';
-import { OFAC_FIXTURE_DIR, SAMPLE_LISTS_DIR } from '../checks/helpers.js';
+import { parseListFile, ScreeningListFormatError } from '../../src/screening/list-format.js';
+import { OFAC_FIXTURE_DIR, SAMPLE_LISTS_DIR } from '../receipts/checks/helpers.js';
 
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
 

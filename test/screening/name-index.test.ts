@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { NameIndex } from '../../../src/receipts/screening/name-index.js';
-import { WEAK_MATCH_THRESHOLD } from '../../../src/receipts/screening/lists.js';
-import { nameTokens } from '../../../src/receipts/screening/normalise.js';
-import { maxNameSimilarity, nameSimilarity } from '../../../src/receipts/screening/similarity.js';
-import { prng } from '../../helpers/prng.js';
+import { NameIndex } from '../../src/screening/name-index.js';
+import { WEAK_MATCH_THRESHOLD } from '../../src/screening/lists.js';
+import { nameTokens } from '../../src/screening/normalise.js';
+import { maxNameSimilarity, nameSimilarity } from '../../src/screening/similarity.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * The index is exact: every name a full scan finds at or above a threshold is among its

@@ -1,0 +1,34 @@
+/**
+ * The interface's URL shapes: where the HTTP layer serves the API, a receipt and the verify page.
+ * Relative paths, absolute once PUBLIC_URL is known. The domain never builds a URL: it is given
+ * a receipt's links (`receiptLinks`, the `ReceiptLinks` port of src/receipts) by the composition
+ * root.
+ */
+
+/** The prefix every authenticated API route is registered under. */
+export const API_PREFIX = '/api/v1';
+
+export function receiptPath(id: string): string {
+  return `${API_PREFIX}/receipt/${id}`;
+}
+
+export function absoluteUrl(publicUrl: string | undefined, path: string): string {
+  return publicUrl ? `${publicUrl}${path}` : path;
+}
+
+/** The public verify page of a receipt, opened at its hash (QR codes, check runs). */
+export function verifyPagePath(receiptHash: string): string {
+  return `/verify?hash=${encodeURIComponent(receiptHash)}`;
+}
+
+/** Where a stored receipt's JSON and PDF are fetched, and whether those are absolute URLs. */
+export function receiptLinks(publicUrl: string | undefined): {
+  receipt(id: string): { json: string; pdf: string; absolute: boolean };
+} {
+  return {
+    receipt(id) {
+      const json = absoluteUrl(publicUrl, receiptPath(id));
+      return { json, pdf: `${json}/pdf`, absolute: Boolean(publicUrl) };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import type { LogStore } from '../anchoring/log-store.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../auth/ports.js';
+import type { Scope } from '../auth/scopes.js';
+import type {
+  IssuerRecord,
+  IssuerStore,
+  NotaryStore,
+  ReceiptStore,
+  RevocationStore,
+  SigningKeyStore,
+  TenantPolicyStore,
+  TokenUseStore,
+} from '../receipts/ports.js';
+import type { NotaryRecord } from '../receipts/types.js';
+
+/**
+ * Every port a storage backend implements. The domain declares what its use cases need
+ * (`src/receipts/ports.ts`, `src/anchoring/log-store.ts`, `src/auth/ports.ts`); the operator's
+ * registries add what only administration does (the CLI's `keys`, `issuers`, `notaries` and
+ * `tenants` commands): creating, listing and removing. Those are declared here, beside the
+ * adapter, because no use case of the domain creates or removes them. A second backend
+ * implements `Repositories` and passes `test/storage/conformance/`.
+ */
+
+/** API keys: authentication (the domain's port) plus their lifecycle (`receipts keys ...`). */
+export interface ApiKeyAdminStore extends ApiKeyStore {
+  /** A new active key; the token is returned once and never retrievable again. */
+  create(input: {
+    tenant: string;
+    name: string;
+    scopes: Scope[];
+  }): Promise<{ record: ApiKeyRecord; token: string }>;
+  /** Every key, revoked ones included, oldest first. */
+  list(): Promise<ApiKeyRecord[]>;
+  /**
+   * Revokes an active key (it authenticates nothing from then on); false when no active key has
+   * that id. `id` is a key id as `create` made it (a UUID; the CLI refuses anything else).
+   */
+  revoke(id: string): Promise<boolean>;
+}
+
+/** The issuers that may revoke a tenant's receipts (`receipts issuers ...`). */
+export interface IssuerAdminStore extends IssuerStore {
+  /**
+   * Registers an issuer, or replaces the key of one already registered for the same tenant; an
+   * issuer id registered for another tenant is left alone: 'other_tenant'.
+   */
+  add(issuer: Omit<IssuerRecord, 'createdAt'>): Promise<'added' | 'other_tenant'>;
+  /** The tenant's issuers (every tenant's without one), by tenant then issuer id. */
+  list(tenant?: string): Promise<IssuerRecord[]>;
+  /** False when no issuer has that id. */
+  remove(issuerId: string): Promise<boolean>;
+}
+
+/** The per-tenant notary registry (`receipts notaries ...`). */
+export interface NotaryAdminStore extends NotaryStore {
+  /** Adds or replaces a notary (a new commission or key); `find` sees it at once. */
+  upsert(notary: NotaryRecord): Promise<void>;
+  /** The tenant's notaries (every tenant's without one), by tenant then notary id. */
+  list(tenant?: string): Promise<NotaryRecord[]>;
+  /** False when the tenant has no notary with that id. */
+  remove(tenant: string, notaryId: string): Promise<boolean>;
+}
+
+/** What a tenant pinned for its CI receipts (`receipts tenants ...`). */
+export interface TenantPolicyAdminStore extends TenantPolicyStore {
+  /** Pins the repositories the tenant's keys may get CI receipts for. */
+  setCiRepositories(tenant: string, patterns: string[]): Promise<void>;
+  /** Pins the tenant's CI profile; undefined returns it to the service default. */
+  setCiProfile(tenant: string, profile: string | undefined): Promise<void>;
+  /** Removes the tenant's policy; whether there was one. */
+  clear(tenant: string): Promise<boolean>;
+}
+
+/** Every store over one database: what `createRepositories` builds and a backend implements. */
+export interface Repositories {
+  apiKeys: ApiKeyAdminStore;
+  issuers: IssuerAdminStore;
+  log: LogStore;
+  notaries: NotaryAdminStore;
+  receipts: ReceiptStore;
+  revocations: RevocationStore;
+  signingKeys: SigningKeyStore;
+  tenantPolicies: TenantPolicyAdminStore;
+  tokenUses: TokenUseStore;
+}
