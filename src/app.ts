@@ -18,6 +18,7 @@ import sealerPlugin from './http/plugins/sealer.js';
 import servicesPlugin from './http/plugins/services.js';
 import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
+import timestampingPlugin from './http/plugins/timestamping.js';
 import apiV1 from './http/routes/api-v1.js';
 import logRoutes from './http/routes/log.js';
 import publicRoutes from './http/routes/public.js';
@@ -140,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(metricsPlugin, { config });
   await app.register(servicesPlugin, { config });
+  await app.register(timestampingPlugin);
   await app.register(sealerPlugin);
   await openAdminChannel(app, config);
   await app.register(openapiPlugin);

@@ -1,8 +1,10 @@
 import type { Database } from './database.js';
 import { ApiKeyRepository } from './api-keys.js';
+import { CheckpointTimestampRepository } from './checkpoint-timestamps.js';
 import { IssuerRepository } from './issuers.js';
 import { LogRepository } from './log.js';
 import { NotaryRepository } from './notaries.js';
+import { ReceiptPdfRepository } from './receipt-pdfs.js';
 import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
 import { SigningKeyRepository } from './signing-keys.js';
@@ -20,6 +22,8 @@ export interface Repositories {
   signingKeys: SigningKeyRepository;
   tenantPolicies: TenantPolicyRepository;
   tokenUses: TokenUseRepository;
+  receiptPdfs: ReceiptPdfRepository;
+  checkpointTimestamps: CheckpointTimestampRepository;
 }
 
 export interface RepositoryOptions {
@@ -43,5 +47,7 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     signingKeys: new SigningKeyRepository(db.knex, db.changes),
     tenantPolicies: new TenantPolicyRepository(db.knex),
     tokenUses: new TokenUseRepository(db.knex),
+    receiptPdfs: new ReceiptPdfRepository(db.knex),
+    checkpointTimestamps: new CheckpointTimestampRepository(db.knex),
   };
 }
