@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { children, readWhole, sequence, TAG } from '@verification-receipts/verify/timestamp';
+import { main } from '@verification-receipts/verify/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointTimestamper, type TimestampOutcome } from '../../src/timestamping/index.js';
 import { trustedTsaCertificates } from '../../src/timestamping/index.js';
@@ -129,6 +130,70 @@ describe('RFC 3161 tokens over checkpoints', () => {
     const bad = await ctx.app.inject({ url: '/log/timestamps/abc' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('validation_failed');
+  });
+});
+
+describe('receipt-verify --tsa-cert', () => {
+  async function verify(file: string, ...extra: string[]) {
+    const out: string[] = [];
+    const jwks = write('jwks.json', (await ctx.app.inject({ url: '/.well-known/jwks.json' })).body);
+    const code = await main([file, '--jwks', jwks, ...extra], {
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+    });
+    return { code, text: out.join('\n') };
+  }
+
+  async function stampedBundle(): Promise<
+    { checkpoint: string; timestamps?: string[] } & Record<string, unknown>
+  > {
+    const id = await issue();
+    await ctx.app.services.anchoring.sealAll();
+    await ctx.app.services.timestamping?.checkpoints.idle();
+    const res = await ctx.app.inject({
+      url: `/api/v1/receipt/${id}/bundle`,
+      headers: { 'x-api-key': key },
+    });
+    return res.json();
+  }
+
+  it('reports the earliest independent time from a pinned TSA, and fails a token over another checkpoint', async () => {
+    const bundle = await stampedBundle();
+    const file = write('stamped.json', JSON.stringify(bundle));
+    const pinned = await verify(file, '--tsa-cert', tsa.caFile);
+    expect(pinned.text).toMatch(/timestamps.*the receipt existed by \d{4}-\d\d-\d\dT.*Test TSA/);
+    expect(pinned.code).toBe(0);
+
+    const unpinned = await verify(file);
+    expect(unpinned.text).toMatch(/not checked: pin the authority's certificate/);
+
+    // a token of an earlier checkpoint moved into this bundle: not over its checkpoint
+    const other = await stampedBundle();
+    const entry = (other as { logEntry: { timestamps?: string[] } }).logEntry;
+    const swapped = structuredClone(bundle) as { logEntry: { timestamps?: string[] } };
+    const first = (bundle as unknown as { logEntry: { timestamps: string[] } }).logEntry
+      .timestamps[0];
+    swapped.logEntry.timestamps = [entry.timestamps?.[0] ?? '', first ?? ''];
+    const bad = await verify(
+      write('swapped.json', JSON.stringify(swapped)),
+      '--tsa-cert',
+      tsa.caFile,
+    );
+    expect(bad.text).toMatch(/time-stamp token 1 does not match its checkpoint: .*imprint/);
+    expect(bad.code).toBe(1);
+  });
+
+  it('refuses a token whose authority is not the pinned one', async () => {
+    const bundle = await stampedBundle();
+    const stranger = await startTsa(path.join(dir, 'stranger'));
+    await stranger.close();
+    const res = await verify(
+      write('stranger.json', JSON.stringify(bundle)),
+      '--tsa-cert',
+      stranger.caFile,
+    );
+    expect(res.text).toMatch(/not pinned/);
+    expect(res.code).toBe(1);
   });
 });
 

@@ -29,3 +29,4 @@ export {
   type TokenCheck,
   type TokenExpectation,
 } from './token.js';
+export { checkTimestamps, logSignedNote, type IndependentTime } from './steps.js';
