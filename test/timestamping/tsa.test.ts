@@ -144,9 +144,9 @@ describe('receipt-verify --tsa-cert', () => {
     return { code, text: out.join('\n') };
   }
 
-  async function stampedBundle(): Promise<
-    { checkpoint: string; timestamps?: string[] } & Record<string, unknown>
-  > {
+  type Stamped = { logEntry: { checkpoint: string; timestamps?: string[] } };
+
+  async function stampedBundle(): Promise<Stamped> {
     const id = await issue();
     await ctx.app.services.anchoring.sealAll();
     await ctx.app.services.timestamping?.checkpoints.idle();
@@ -169,11 +169,11 @@ describe('receipt-verify --tsa-cert', () => {
 
     // a token of an earlier checkpoint moved into this bundle: not over its checkpoint
     const other = await stampedBundle();
-    const entry = (other as { logEntry: { timestamps?: string[] } }).logEntry;
-    const swapped = structuredClone(bundle) as { logEntry: { timestamps?: string[] } };
-    const first = (bundle as unknown as { logEntry: { timestamps: string[] } }).logEntry
-      .timestamps[0];
-    swapped.logEntry.timestamps = [entry.timestamps?.[0] ?? '', first ?? ''];
+    const swapped = structuredClone(bundle);
+    swapped.logEntry.timestamps = [
+      other.logEntry.timestamps?.[0] ?? '',
+      bundle.logEntry.timestamps?.[0] ?? '',
+    ];
     const bad = await verify(
       write('swapped.json', JSON.stringify(swapped)),
       '--tsa-cert',
