@@ -9,6 +9,10 @@ const verifySource = (sub: string) =>
 export const verifyAliases = [
   { find: /^@verification-receipts\/verify$/, replacement: verifySource('index.ts') },
   { find: /^@verification-receipts\/verify\/log$/, replacement: verifySource('log/index.ts') },
+  {
+    find: /^@verification-receipts\/verify\/timestamp$/,
+    replacement: verifySource('timestamp/index.ts'),
+  },
   { find: /^@verification-receipts\/verify\/cli$/, replacement: verifySource('cli/main.ts') },
 ];
 

@@ -20,6 +20,7 @@ import openapiPlugin from './http/plugins/openapi.js';
 import servicesPlugin from './http/plugins/services.js';
 import securityHeadersPlugin from './http/plugins/security-headers.js';
 import storagePlugin from './http/plugins/storage.js';
+import timestampingPlugin from './http/plugins/timestamping.js';
 import apiV1 from './http/routes/api-v1.js';
 import logRoutes from './http/routes/log.js';
 import publicRoutes from './http/routes/public.js';
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     defaultBranches: probot && githubDefaultBranches(probot),
   });
+  await app.register(timestampingPlugin);
   runSealer(app, config);
   await openAdminChannel(app, config);
   await app.register(openapiPlugin);

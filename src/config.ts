@@ -59,6 +59,12 @@ const EnvSchema = z.object({
   SIGNING_DISABLED: boolWithDefault(false),
   SIGNING_TRUSTED_KIDS: optionalString,
   SCREENING_LISTS_DIR: optionalString,
+  PDF_SIGNING_KEY_FILE: optionalString,
+  PDF_SIGNING_CERT_FILE: optionalString,
+  ISSUER_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(50).optional()),
+  TSA_URLS: optionalString,
+  TSA_CERT_FILES: optionalString,
+  TSA_TIMEOUT_MS: intWithDefault(10_000, 100),
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
   ISSUE_BATCH_MAX: intWithDefault(128, 1),
   RECEIPT_CACHE_MAX: intWithDefault(2_000, 0),
@@ -148,6 +154,14 @@ export interface Config {
     trustedKids: string[];
   };
   screeningListsDir: string | undefined;
+  /**
+   * PAdES signatures of PDF receipts: PDF_SIGNING_KEY_FILE + PDF_SIGNING_CERT_FILE (both or
+   * neither; neither: a key and self-issued certificate in DATA_DIR), and the organisation a
+   * self-issued certificate names (ISSUER_NAME).
+   */
+  pdfSigning: { keyFile: string | undefined; certFile: string | undefined; issuerName: string };
+  /** RFC 3161 time-stamp authorities (TSA_URLS) and the certificates their tokens must chain to. */
+  tsa: { urls: string[]; certFiles: string[]; timeoutMs: number };
   anchorIntervalMs: number;
   /** Largest number of receipts one group-commit statement writes. */
   issueBatchMax: number;
@@ -252,6 +266,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustedKids: commaList(e.SIGNING_TRUSTED_KIDS) ?? [],
     },
     screeningListsDir: e.SCREENING_LISTS_DIR,
+    pdfSigning: pdfSigningOf(e),
+    tsa: tsaOf(e),
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
     issueBatchMax: e.ISSUE_BATCH_MAX,
     receiptCacheMax: e.RECEIPT_CACHE_MAX,
@@ -274,6 +290,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       envFile: path.resolve(e.ENV_FILE ?? '.env'),
     },
   };
+}
+
+/**
+ * The PDF signing files (both or neither) and ISSUER_NAME, which defaults to the host of
+ * PUBLIC_URL, else `Verification Receipt Service`.
+ */
+function pdfSigningOf(e: z.infer<typeof EnvSchema>): Config['pdfSigning'] {
+  if (Boolean(e.PDF_SIGNING_KEY_FILE) !== Boolean(e.PDF_SIGNING_CERT_FILE)) {
+    throw new ConfigError('set both PDF_SIGNING_KEY_FILE and PDF_SIGNING_CERT_FILE, or neither');
+  }
+  const host = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).host : undefined;
+  return {
+    keyFile: e.PDF_SIGNING_KEY_FILE,
+    certFile: e.PDF_SIGNING_CERT_FILE,
+    issuerName: e.ISSUER_NAME ?? host ?? 'Verification Receipt Service',
+  };
+}
+
+/** TSA_URLS (http or https) need TSA_CERT_FILES: an answer that cannot be checked is not kept. */
+function tsaOf(e: z.infer<typeof EnvSchema>): Config['tsa'] {
+  const urls = commaList(e.TSA_URLS) ?? [];
+  const certFiles = commaList(e.TSA_CERT_FILES) ?? [];
+  for (const url of urls) {
+    let protocol = '';
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'https:' && protocol !== 'http:') {
+      throw new ConfigError(`TSA_URLS: ${url.slice(0, 200)} is not an http(s) URL`);
+    }
+  }
+  if (urls.length > 0 && certFiles.length === 0) {
+    throw new ConfigError('TSA_URLS is set but TSA_CERT_FILES is not: set the TSA certificates');
+  }
+  return { urls, certFiles: certFiles.map((f) => path.resolve(f)), timeoutMs: e.TSA_TIMEOUT_MS };
 }
 
 /** DATABASE_URL set: PostgreSQL; else the embedded store in DATA_DIR. */

@@ -17,6 +17,8 @@ import { ReceiptService } from './receipts/service.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
 import { loadScreeningLists } from './files/screening-lists.js';
+import { PdfSigner } from './pdf/sign/index.js';
+import { timekeepingOf, type Timestamping } from './timestamping/index.js';
 
 /**
  * The composition root: the one place the domain is wired to its stores. The Fastify plugins
@@ -37,6 +39,10 @@ export interface Services {
   receipts: ReceiptService;
   /** Adds the active signing key to the ring in the store; says whether it was rotated out. */
   registerSigner(): Promise<{ retired: boolean } | undefined>;
+  /** Signs PDF receipts (PAdES); its certificate is published. */
+  pdfSigner: PdfSigner;
+  /** RFC 3161 time-stamping of checkpoints and PDF signatures, when TSA_URLS is set. */
+  timestamping: Timestamping | undefined;
 }
 
 export interface ServiceOptions {
@@ -76,12 +82,14 @@ export async function createServices(
           proof: (from, to) => consistencyProof(from, to, stores.log.nodeStore()),
         })
       : undefined;
+  const time = timekeepingOf(config, stores.checkpointTimestamps);
   const anchoring = new AnchorService(
     stores.log,
     signer && noteSignerOf(signer, config.logOrigin),
     config.logOrigin,
     async () => (await keyRing.current()).publicKeys(),
     witnessing,
+    time.timekeeping,
   );
   const issuer = new ReceiptIssuer({
     receipts: stores.receipts,
@@ -118,6 +126,8 @@ export async function createServices(
     anchoring,
     receipts,
     registerSigner,
+    pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
+    timestamping: time.timestamping,
   };
 }
 

@@ -10,6 +10,7 @@ import { formatTlogProof } from './tlog-proof.js';
 import { hashToWire, proofFromWire, proofToWire } from './wire.js';
 import type { CosignOutcome, Witnessing } from './witness/witnessing.js';
 import type { CheckpointRecord, LogStore, SealTransaction } from './log-store.js';
+import type { SealListener, TimestampStore } from './timestamps.js';
 import { ServiceError } from '../errors.js';
 
 /** Default number of pending entries sealed into one checkpoint. */
@@ -48,6 +49,14 @@ export interface InclusionEvidence {
   checkpoint: string;
   /** With witnesses configured: whether this checkpoint has a quorum of cosignatures. */
   witnessed?: boolean;
+  /** Base64 DER RFC 3161 tokens over the checkpoint's note (the log's own signed part). */
+  timestamps?: string[];
+}
+
+/** Independent time for checkpoints: where tokens are kept, and who asks for them after a seal. */
+export interface Timekeeping {
+  store: TimestampStore;
+  onSealed?: SealListener;
 }
 
 /** Entries appended per page of a seal. */
@@ -89,6 +98,7 @@ export class AnchorService {
     /** The raw Ed25519 keys a checkpoint may be signed with (the trusted key ring). */
     private readonly publicKeys: () => Promise<Uint8Array[]>,
     private readonly witnessing?: Witnessing,
+    private readonly timekeeping?: Timekeeping,
   ) {
     this.tiles = new TileReader(log);
   }
@@ -109,15 +119,19 @@ export class AnchorService {
    */
   async sealOnce(limit = SEAL_BATCH): Promise<{ sealed: number; treeSize: number }> {
     const noteSigner = this.noteSigner();
-    return this.log.withSealLock(async (tx) => {
+    const sealed = await this.log.withSealLock(async (tx) => {
       const start = (await tx.latestCheckpoint())?.treeSize ?? 0;
       const appended = await appendPages(tx, start, limit);
-      if (appended === undefined) return { sealed: 0, treeSize: start };
+      if (appended === undefined) return { sealed: 0, treeSize: start, note: undefined };
       const { treeSize, rootHash } = appended;
       const note = await signCheckpoint({ origin: this.origin, treeSize, rootHash }, noteSigner);
       await tx.recordCheckpoint({ treeSize, rootHash: Buffer.from(rootHash), note });
-      return { sealed: treeSize - start, treeSize };
+      return { sealed: treeSize - start, treeSize, note };
     });
+    // committed: the listener (time-stamping) runs on its own and never delays the seal
+    if (sealed.note !== undefined)
+      this.timekeeping?.onSealed?.({ treeSize: sealed.treeSize, note: sealed.note });
+    return { sealed: sealed.sealed, treeSize: sealed.treeSize };
   }
 
   /** Seals until nothing is pending. */
@@ -163,7 +177,18 @@ export class AnchorService {
       inclusionProof: proofToWire(proof),
       checkpoint: cosignedNote(latest),
       ...(this.witnessing ? { witnessed: this.witnessed(latest) } : {}),
+      ...(await this.timestampsOf(latest.treeSize)),
     };
+  }
+
+  /** The checked RFC 3161 tokens over the checkpoint of `treeSize`, earliest first. */
+  async timestamps(treeSize: number) {
+    return (await this.timekeeping?.store.timestampsAt(treeSize)) ?? [];
+  }
+
+  private async timestampsOf(treeSize: number): Promise<{ timestamps?: string[] }> {
+    const tokens = await this.timestamps(treeSize);
+    return tokens.length > 0 ? { timestamps: tokens.map((t) => t.token.toString('base64')) } : {};
   }
 
   /** The entry's inclusion as a c2sp.org/tlog-proof file; undefined while in no checkpoint. */

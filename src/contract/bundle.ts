@@ -25,6 +25,13 @@ export const BundleLogEntry = z.strictObject({
   rootHash: Sha256Wire,
   inclusionProof: z.array(Sha256Wire).max(64).describe('RFC 9162 inclusion proof, leaf to root'),
   checkpoint: z.string().describe('C2SP tlog-checkpoint signed note of treeSize and rootHash'),
+  timestamps: z
+    .array(z.string())
+    .max(8)
+    .optional()
+    .describe(
+      'RFC 3161 time-stamp tokens (base64 DER) over the checkpoint as the log signed it (without cosignature lines)',
+    ),
 });
 
 export const ReceiptBundle = z

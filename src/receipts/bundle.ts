@@ -50,6 +50,7 @@ export function buildBundle(
             rootHash: log.inclusion.rootHash,
             inclusionProof: log.inclusion.inclusionProof,
             checkpoint: log.inclusion.checkpoint,
+            ...(log.inclusion.timestamps ? { timestamps: log.inclusion.timestamps } : {}),
           },
         }
       : {}),

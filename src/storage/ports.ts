@@ -1,4 +1,5 @@
 import type { LogStore } from '../anchoring/log-store.js';
+import type { TimestampStore } from '../anchoring/timestamps.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../auth/ports.js';
 import type { Scope } from '../auth/scopes.js';
 import type {
@@ -11,6 +12,7 @@ import type {
   TenantPolicyStore,
   TokenUseStore,
 } from '../receipts/ports.js';
+import type { ReceiptPdfStore } from '../receipts/pdf-store.js';
 import type { NotaryRecord } from '../receipts/types.js';
 
 /**
@@ -83,4 +85,8 @@ export interface Repositories {
   signingKeys: SigningKeyStore;
   tenantPolicies: TenantPolicyAdminStore;
   tokenUses: TokenUseStore;
+  /** Signed PDF receipts, one per receipt and state (`src/receipts/pdf-store.ts`). */
+  receiptPdfs: ReceiptPdfStore;
+  /** RFC 3161 tokens over the log's checkpoints (`src/anchoring/timestamps.ts`). */
+  checkpointTimestamps: TimestampStore;
 }

@@ -1,9 +1,11 @@
 import type { Database } from './database.js';
 import type { Repositories } from './ports.js';
 import { ApiKeyRepository } from './api-keys.js';
+import { CheckpointTimestampRepository } from './checkpoint-timestamps.js';
 import { IssuerRepository } from './issuers.js';
 import { LogRepository } from './log.js';
 import { NotaryRepository } from './notaries.js';
+import { ReceiptPdfRepository } from './receipt-pdfs.js';
 import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
 import { SigningKeyRepository } from './signing-keys.js';
@@ -37,5 +39,7 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     signingKeys: new SigningKeyRepository(db.knex, db.changes),
     tenantPolicies: new TenantPolicyRepository(db.knex),
     tokenUses: new TokenUseRepository(db.knex),
+    receiptPdfs: new ReceiptPdfRepository(db.knex),
+    checkpointTimestamps: new CheckpointTimestampRepository(db.knex),
   };
 }

@@ -28,7 +28,15 @@ export interface BundleLogEntry {
   inclusionProof: string[];
   /** The signed checkpoint (C2SP tlog-checkpoint) of `treeSize` and `rootHash`. */
   checkpoint: string;
+  /**
+   * RFC 3161 time-stamp tokens (base64 DER TimeStampToken) over the checkpoint as the log signed
+   * it (its lines up to and including the log's own signature line, without cosignatures).
+   */
+  timestamps?: string[];
 }
+
+/** Most time-stamp tokens a bundle's log entry may carry (one per authority). */
+export const MAX_BUNDLE_TIMESTAMPS = 8;
 
 export interface ReceiptBundle {
   mediaType: typeof BUNDLE_MEDIA_TYPE;
@@ -82,6 +90,10 @@ function isLogEntry(v: unknown): v is BundleLogEntry {
     Number.isSafeInteger(v.treeSize) &&
     Array.isArray(v.inclusionProof) &&
     v.inclusionProof.length <= 64 &&
-    v.inclusionProof.every((h) => typeof h === 'string')
+    v.inclusionProof.every((h) => typeof h === 'string') &&
+    (v.timestamps === undefined ||
+      (Array.isArray(v.timestamps) &&
+        v.timestamps.length <= MAX_BUNDLE_TIMESTAMPS &&
+        v.timestamps.every((t) => typeof t === 'string')))
   );
 }

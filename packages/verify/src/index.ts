@@ -35,4 +35,6 @@ export {
   type ReceiptBundle,
 } from './bundle.js';
 export { jwkKey, jwkThumbprint } from './primitives.js';
+export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
+export { certificatesFromPem } from './timestamp/x509.js';
 export { reasonText } from './reasons.js';

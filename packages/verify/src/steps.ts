@@ -17,7 +17,8 @@ export type StepId =
   | 'status-signature'
   | 'status'
   | 'status-age'
-  | 'log-consistency';
+  | 'log-consistency'
+  | 'timestamps';
 
 export type StepStatus = 'PASS' | 'FAIL' | 'WARN' | 'SKIP';
 

@@ -26,6 +26,8 @@ export interface VerifyOptions {
   status?: { document: unknown } | { error: string };
   now?: Date;
   maxStatusAgeSeconds?: number;
+  /** The `timestamps` step, from checkTimestamps() (asynchronous: WebCrypto). */
+  timestamps?: Step;
 }
 
 export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
@@ -39,6 +41,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
     ...(options.pdf ? [pdfBinding(options.pdf.printed, bundle.receipt)] : []),
     ...receiptSteps(bundle, trust),
     ...(options.artifact ? [verifyArtifact(options.artifact, bundle.receipt)] : []),
+    ...(options.timestamps ? [options.timestamps] : []),
   ];
   const online = statusSteps(bundle, options);
   return conclude({

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LOG_CHECKPOINT_NOTE_EXAMPLE, LOG_VKEY_EXAMPLE } from '../../contract/examples.js';
 import { LOG_POLICY_EXAMPLE } from '../../contract/tlog-examples.js';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
+import { logTimestampRoutes } from './log-timestamps.js';
 import { errorResponses } from '../schemas/responses.js';
 
 export interface LogRoutesOptions {
@@ -127,6 +128,7 @@ export default async function logRoutes(fastify: FastifyInstance, opts: LogRoute
   const errors = errorResponses(...(opts.public ? [] : ([401, 403] as const)), 404, 429, 503);
 
   documentRoutes(app, { security, errors });
+  logTimestampRoutes(fastify, { security, errors });
 
   app.get('/log/tile/*', {
     schema: {

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { renderReceiptPdf } from '../../pdf/receipt-pdf.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { receiptViewOf } from '../views.js';
+import { signedReceiptPdf } from '../signed-pdf.js';
 
 /** GET /receipt/:id/pdf: the stored receipt rendered as a PDF, current state included. */
 export default async function pdfRoutes(fastify: FastifyInstance) {
@@ -15,7 +14,8 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
     config: { scope: 'read', cpuHeavy: true },
     schema: {
       tags: ['receipts'],
-      summary: 'PDF rendering of a stored receipt, with its bundle attached (receipt-bundle.json)',
+      summary:
+        'PDF rendering of a stored receipt, with its bundle attached (receipt-bundle.json), PAdES-signed',
       security: [{ apiKey: [] }],
       params: ReceiptIdParams,
       produces: ['application/pdf'],
@@ -27,8 +27,7 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const { receipts } = app.services;
       const record = await receipts.get(principalOf(request).tenant, request.params.receiptId);
-      const bundle = await receipts.bundleOf(record, 'pdf');
-      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle));
+      const pdf = await signedReceiptPdf(app, record);
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="receipt-${record.id}.pdf"`)

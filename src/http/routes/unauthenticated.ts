@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import healthRoutes from './health.js';
 import jwksRoutes from './jwks.js';
+import pdfCertRoutes from './pdf-cert.js';
 import verifyPageRoutes from './verify-page.js';
 
 /**
@@ -17,5 +18,6 @@ export default async function unauthenticatedRoutes(
   await registerRateLimit(app, { ...opts.rateLimit, byAddress: true, bucket: 'unauthenticated' });
   await app.register(healthRoutes);
   await app.register(jwksRoutes);
+  await app.register(pdfCertRoutes);
   await app.register(verifyPageRoutes);
 }

@@ -17,6 +17,8 @@ import * as m015 from './015_log_leaves.js';
 import * as m016 from './016_external_id_where_set.js';
 import * as m017 from './017_oidc_token_uses.js';
 import * as m018 from './018_signing_keys_notify.js';
+import * as m019 from './019_receipt_pdfs.js';
+import * as m020 from './020_checkpoint_timestamps.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +45,8 @@ const migrations: Record<string, Migration> = {
   '016_external_id_where_set': m016,
   '017_oidc_token_uses': m017,
   '018_signing_keys_notify': m018,
+  '019_receipt_pdfs': m019,
+  '020_checkpoint_timestamps': m020,
 };
 
 /** The migrations up to and including `last` (all of them by default). */

@@ -6,6 +6,8 @@ import { MAX_PDF_BYTES } from '../pdf/attachment.js';
 import type { TrustRoot } from '../trust.js';
 import { unreadable } from '../verdict.js';
 import { verifyBundle, type VerifyOptions } from '../verify.js';
+import { checkTimestamps } from '../timestamp/steps.js';
+import { certificatesFromPem, MAX_CERTIFICATE_BYTES } from '../timestamp/x509.js';
 import { fetchJson, FetchError, MAX_FETCH_BYTES } from './fetch.js';
 import { parseOptions, Usage, type Options } from './options.js';
 import { printVerdict, type Io } from './print.js';
@@ -34,6 +36,9 @@ Options:
   PROOF.tlog-proof         a C2SP tlog-proof of the receipt (also --tlog-proof FILE), for a bundle
                            saved before it was anchored
   --artifact FILE          the document itself: its SHA-256 must be the receipt's subject
+  --tsa-cert FILE          pin a time-stamp authority's certificate (PEM; repeatable): the bundle's
+                           RFC 3161 tokens must verify and match its checkpoint; reports the
+                           earliest independent time the receipt existed
   --max-status-age SECS    how old a status statement may be and still count as current (default 300)
   --json                   print one JSON object (docs/verify-result.schema.json)
   --help, -h               this text
@@ -52,6 +57,18 @@ async function sha256OfFile(file: string): Promise<string> {
     throw new Usage(`--artifact ${file}: cannot be read`);
   }
   return hash.digest('hex');
+}
+
+/** --tsa-cert files: PEM certificates, each file at most 16 KiB per certificate it may hold. */
+function tsaCertificates(files: readonly string[]): Uint8Array[] {
+  return files.flatMap((file) => {
+    const text = readFileBounded(file, 16 * MAX_CERTIFICATE_BYTES, 'a TSA certificate').toString(
+      'utf8',
+    );
+    const certs = certificatesFromPem(text);
+    if (certs.length === 0) throw new Usage(`--tsa-cert ${file}: no CERTIFICATE in it`);
+    return certs;
+  });
 }
 
 async function statusOf(o: Options, bundle: unknown): Promise<VerifyOptions['status']> {
@@ -82,7 +99,9 @@ async function run(o: Options, io: Io): Promise<number> {
       )
     : read.bundle;
   const status = await statusOf(o, bundle);
+  const time = await checkTimestamps(bundle, tsaCertificates(o.tsaCerts));
   const verdict = verifyBundle(bundle, {
+    timestamps: time.step,
     trust,
     ...(read.from === 'pdf' ? { pdf: read.printed ? { printed: read.printed } : {} } : {}),
     ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),

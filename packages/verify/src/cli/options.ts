@@ -15,6 +15,7 @@ export interface Options {
   logOrigin?: string;
   logVkey?: string;
   artifact?: string;
+  tsaCerts: string[];
   maxStatusAge?: number;
   insecureIgnoreTrust: boolean;
   json: boolean;
@@ -30,6 +31,7 @@ export const OPTIONS = {
   'log-vkey': { type: 'string' },
   'tlog-proof': { type: 'string' },
   artifact: { type: 'string' },
+  'tsa-cert': { type: 'string', multiple: true },
   'max-status-age': { type: 'string' },
   'insecure-ignore-trust': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -82,7 +84,15 @@ function statusAge(text: string | undefined): number | undefined {
 
 export function parseOptions(args: string[]): Options {
   const { values: v, positionals } = parse(args);
-  if (v.help) return { file: '', keys: [], insecureIgnoreTrust: false, json: false, help: true };
+  if (v.help)
+    return {
+      file: '',
+      keys: [],
+      tsaCerts: [],
+      insecureIgnoreTrust: false,
+      json: false,
+      help: true,
+    };
   const proofs = positionals.filter((p) => p.endsWith('.tlog-proof'));
   const files = positionals.filter((p) => !p.endsWith('.tlog-proof'));
   if (files.length !== 1)
@@ -102,6 +112,7 @@ export function parseOptions(args: string[]): Options {
     ...defined('logOrigin', v['log-origin']),
     ...defined('logVkey', v['log-vkey']),
     ...defined('artifact', v.artifact),
+    tsaCerts: v['tsa-cert'] ?? [],
     ...defined('maxStatusAge', statusAge(v['max-status-age'])),
     insecureIgnoreTrust: v['insecure-ignore-trust'] ?? false,
     json: v.json ?? false,

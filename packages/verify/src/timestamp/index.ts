@@ -1,0 +1,32 @@
+/**
+ * RFC 3161 time-stamp tokens and the DER and X.509 reading they need, for the verifier and for
+ * the service that checks a TSA's answer before keeping it.
+ */
+export {
+  children,
+  DerError,
+  equalBytes,
+  oidOf,
+  readNode,
+  readWhole,
+  sequence,
+  TAG,
+  unsignedInteger,
+  type DerNode,
+} from './der.js';
+export {
+  certificateFingerprint,
+  certificatesFromPem,
+  MAX_CERTIFICATE_BYTES,
+  parseCertificate,
+  type Certificate,
+} from './x509.js';
+export {
+  MAX_TOKEN_BYTES,
+  tokenOfResponse,
+  verifyTimestampToken,
+  type StampedTime,
+  type TokenCheck,
+  type TokenExpectation,
+} from './token.js';
+export { checkTimestamps, logSignedNote, type IndependentTime } from './steps.js';

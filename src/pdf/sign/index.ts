@@ -1,0 +1,39 @@
+import type { PdfCredentials } from './credentials.js';
+import { signPdf, type SignatureTimestamper, type SignedPdf } from './pades.js';
+
+export { loadPdfCredentials, type PdfCredentials, type PdfSigningFiles } from './credentials.js';
+export type { SignatureTimestamper, SignedPdf } from './pades.js';
+
+/** Signs rendered PDF receipts with the service's PDF credentials (PAdES B-B, or B-T with a TSA). */
+export class PdfSigner {
+  private loaded: PdfCredentials | undefined;
+
+  constructor(
+    /** Loads (or makes, at first start) the key and certificate; called once, when first needed. */
+    private readonly load: () => PdfCredentials,
+    /** Set when time-stamp authorities are configured: signatures are then B-T. */
+    readonly timestamper?: SignatureTimestamper,
+  ) {}
+
+  private get credentials(): PdfCredentials {
+    this.loaded ??= this.load();
+    return this.loaded;
+  }
+
+  /** The certificate chain, PEM, as published at /.well-known/pdf-signing-cert.pem. */
+  get certificatePem(): string {
+    return this.credentials.certificatePem;
+  }
+
+  /** Whether this start made the key and self-issued certificate. */
+  get generated(): boolean {
+    return this.credentials.generated;
+  }
+
+  sign(pdf: Buffer, signingTime?: Date): Promise<SignedPdf> {
+    return signPdf(pdf, this.credentials, {
+      ...(signingTime ? { signingTime } : {}),
+      timestamper: this.timestamper,
+    });
+  }
+}

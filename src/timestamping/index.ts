@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { certificatesFromPem } from '@verification-receipts/verify/timestamp';
+import type { Timekeeping } from '../anchoring/anchor-service.js';
+import type { TimestampStore } from '../anchoring/timestamps.js';
+import type { Config } from '../config.js';
+import {
+  loadPdfCredentials,
+  type PdfCredentials,
+  type SignatureTimestamper,
+} from '../pdf/sign/index.js';
+import { CheckpointTimestamper, type TimestampOutcome } from './checkpoint-timestamper.js';
+import type { TsaOptions } from './client.js';
+import { signatureTimestamper } from './signature-timestamper.js';
+
+export { CheckpointTimestamper, type TimestampOutcome } from './checkpoint-timestamper.js';
+export { requestTimestamp, type TsaOptions } from './client.js';
+
+/** The configured time-stamp authorities at work: after each seal, and for PDF signatures. */
+export interface Timestamping {
+  checkpoints: CheckpointTimestamper;
+  signatures: SignatureTimestamper;
+  /** Every attempt's outcome (metrics, logs); PDF ones have no tree size. */
+  onOutcome(
+    listener: (outcome: Omit<TimestampOutcome, 'treeSize'> & { treeSize?: number }) => void,
+  ): void;
+  close(): Promise<void>;
+}
+
+const MAX_CERT_FILE_BYTES = 256 * 1024;
+
+/** TSA_CERT_FILES, read once at start: PEM certificates, several per file allowed. */
+export function trustedTsaCertificates(files: readonly string[]): Uint8Array[] {
+  return files.flatMap((file) => {
+    if (fs.statSync(file).size > MAX_CERT_FILE_BYTES) {
+      throw new Error(`TSA_CERT_FILES: ${file} is larger than ${MAX_CERT_FILE_BYTES} bytes`);
+    }
+    const certs = certificatesFromPem(fs.readFileSync(file, 'utf8'));
+    if (certs.length === 0) throw new Error(`TSA_CERT_FILES: ${file} holds no CERTIFICATE`);
+    return certs;
+  });
+}
+
+/** The log's timekeeping (token store, seal listener) and the PDF credentials, from the config. */
+export function timekeepingOf(config: Config, store: TimestampStore) {
+  const trusted = config.tsa.urls.length > 0 ? trustedTsaCertificates(config.tsa.certFiles) : [];
+  const tsas: TsaOptions[] = config.tsa.urls.map((url) => ({
+    url,
+    trusted,
+    timeoutMs: config.tsa.timeoutMs,
+  }));
+  const timestamping = tsas.length > 0 ? createTimestamping(tsas, store) : undefined;
+  const timekeeping: Timekeeping = {
+    store,
+    ...(timestamping ? { onSealed: timestamping.checkpoints.onSealed } : {}),
+  };
+  const pdfCredentials = (): PdfCredentials =>
+    loadPdfCredentials({ ...config.pdfSigning, dataDir: config.dataDir });
+  return { timekeeping, timestamping, pdfCredentials };
+}
+
+function createTimestamping(tsas: TsaOptions[], store: TimestampStore): Timestamping {
+  const checkpoints = new CheckpointTimestamper({ tsas, store });
+  const listeners: Parameters<Timestamping['onOutcome']>[0][] = [];
+  checkpoints.onOutcome((outcome) => listeners.forEach((l) => l(outcome)));
+  return {
+    checkpoints,
+    signatures: signatureTimestamper(tsas, (outcome) => listeners.forEach((l) => l(outcome))),
+    onOutcome: (listener) => void listeners.push(listener),
+    close: () => checkpoints.close(),
+  };
+}
