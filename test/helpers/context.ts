@@ -25,8 +25,7 @@ export function testStore(options: { blank?: boolean } = {}): StoreConfig {
 /** A DATA_DIR holding a copy of one of the run's embedded clusters (test/helpers/embedded-template.ts). */
 function embeddedCopy(blank: boolean): string {
   const template = inject(blank ? 'embeddedBlankTemplate' : 'embeddedTemplate') as
-    | string
-    | undefined;
+    string | undefined;
   if (!template)
     throw new Error(
       'no embedded template: this test file needs the integration tier (vitest.config.ts)',
