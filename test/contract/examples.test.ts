@@ -34,7 +34,11 @@ const PAIRS = [
 ] as const;
 
 /** Media types whose bodies are not JSON or text a reader could learn from in Swagger UI. */
-const OPAQUE = new Set(['application/pdf', 'application/octet-stream']);
+const OPAQUE = new Set([
+  'application/pdf',
+  'application/octet-stream',
+  'application/timestamp-reply',
+]);
 
 type MediaType = { example?: unknown; examples?: unknown; schema?: Record<string, unknown> };
 type Doc = {

@@ -45,7 +45,7 @@ export default fp(
         if (bundle && typeof bundle === 'object') {
           Object.assign(bundle, { example: RECEIPT_BUNDLE_EXAMPLE });
         }
-        return merged as typeof generated;
+        return binaryBodies(merged as Doc) as typeof generated;
       },
     });
     await app.register(swaggerUi, {
@@ -56,3 +56,23 @@ export default fp(
   },
   { name: 'openapi' },
 );
+
+/** Media types answered as raw bytes; a route that also answers JSON declares one schema for both. */
+const BINARY_TYPES = new Set(['application/timestamp-reply']);
+
+type Doc = { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+
+/** Describes a binary alternative of a JSON answer as bytes, not as the JSON's schema. */
+function binaryBodies<D extends Doc>(doc: D): D {
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const content = (response as { content?: Record<string, { schema?: unknown }> }).content;
+        for (const [type, media] of Object.entries(content ?? {})) {
+          if (BINARY_TYPES.has(type)) media.schema = { type: 'string', format: 'binary' };
+        }
+      }
+    }
+  }
+  return doc;
+}

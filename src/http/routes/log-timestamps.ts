@@ -22,7 +22,19 @@ const CheckpointTimestamps = z
       }),
     ),
   })
-  .meta({ id: 'CheckpointTimestamps' });
+  .meta({
+    id: 'CheckpointTimestamps',
+    example: {
+      treeSize: 42,
+      timestamps: [
+        {
+          tsa: 'Example Time-Stamp Authority',
+          genTime: '2026-01-15T10:00:01.000Z',
+          token: 'MIIEOgYJKoZIhvcNAQcCoIIEKzCCBCcCAQMxDTALBglghkgBZQMEAgEw...',
+        },
+      ],
+    },
+  });
 
 const TIMESTAMP_REPLY = 'application/timestamp-reply';
 

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
+const PEM_EXAMPLE =
+  '-----BEGIN CERTIFICATE-----\nMIIBkTCCATegAwIBAgIU...\n-----END CERTIFICATE-----\n';
+
 /**
  * GET /.well-known/pdf-signing-cert.pem: the certificate (and chain) PDF receipts are signed
  * with, so a relying party can check a PDF's signature (`openssl cms -verify -certfile`) or trust
@@ -16,7 +19,12 @@ export default async function pdfCertRoutes(fastify: FastifyInstance) {
         tags: ['public'],
         summary: 'The PDF signing certificate chain (PEM)',
         produces: ['application/x-pem-file'],
-        response: { 200: z.string().describe('application/x-pem-file: CERTIFICATE blocks') },
+        response: {
+          200: z
+            .string()
+            .describe('application/x-pem-file: CERTIFICATE blocks')
+            .meta({ example: PEM_EXAMPLE }),
+        },
       },
     },
     async (_request, reply) => {

@@ -117,6 +117,18 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'log-vkey', method: 'GET', route: '/log/vkey', path: () => '/log/vkey' },
   { name: 'log-policy', method: 'GET', route: '/log/policy', path: () => '/log/policy' },
   {
+    name: 'log-timestamps',
+    method: 'GET',
+    route: '/log/timestamps/:treeSize',
+    path: (id) => `/log/timestamps/${id}`,
+  },
+  {
+    name: 'pdf-signing-cert',
+    method: 'GET',
+    route: '/.well-known/pdf-signing-cert.pem',
+    path: () => '/.well-known/pdf-signing-cert.pem',
+  },
+  {
     name: 'log-tile',
     method: 'GET',
     route: '/log/tile/*',
