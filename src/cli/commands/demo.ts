@@ -77,8 +77,11 @@ async function startServer(ctx: CliContext) {
   const built = path.resolve(here, '../../server.js');
   const entry = fs.existsSync(built) ? built : path.resolve(here, '../../server.ts');
   const port = await freePort();
-  // from a source checkout (tsx, tests) the entry is TypeScript: load it through tsx
-  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // from a source checkout (tsx, tests) the entry is TypeScript: load it through tsx, and the
+  // verifier package from its sources too (its package.json condition), not from a stale build
+  const loader = entry.endsWith('.ts')
+    ? ['--conditions=verification-receipts-source', '--import', 'tsx']
+    : [];
   const child = spawn(process.execPath, [...loader, entry], {
     env: { ...ctx.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
