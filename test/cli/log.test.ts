@@ -53,7 +53,7 @@ describe('receipts log verify', () => {
     const report = JSON.parse(second.out);
     expect(report).toMatchObject({
       consistent: true,
-      trust: 'pinned by the state file',
+      trust: 'the key pinned by the state file',
       checkpoint: { treeSize: 340 },
       tiles: 5, // entries 000, 001.p/84; level 0: 000, 001.p/84; level 1: 000.p/1
     });
