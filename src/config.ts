@@ -32,6 +32,8 @@ export const MAX_WORKERS = 64;
 const EnvSchema = z.object({
   NODE_ENV: optionalString,
   PORT: intWithDefault(3000),
+  ISSUER_NAME: z.preprocess(emptyToUndefined, z.string().max(120).optional()),
+  PDF_TIME_ZONE: optionalString,
   WORKERS: z.preprocess(
     emptyToUndefined,
     z.union([z.literal('auto'), z.coerce.number().int().min(1).max(MAX_WORKERS)]).default(1),
@@ -125,6 +127,10 @@ export interface Config {
   host: string;
   logLevel: string;
   publicUrl: string | undefined;
+  /** ISSUER_NAME: the organisation that issues receipts, printed at the top of every PDF. */
+  issuerName: string | undefined;
+  /** PDF_TIME_ZONE: the IANA zone PDF receipts show local times in (UTC is printed beside). */
+  pdfTimeZone: string;
   /** PUBLIC_URL, else http://localhost:<PORT>: for what must be absolute (a PDF's links). */
   serviceUrl: string;
   store: StoreConfig;
@@ -238,6 +244,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     ...urlsOf(e.PUBLIC_URL, e.PORT),
+    issuerName: e.ISSUER_NAME,
+    pdfTimeZone: timeZoneOf(e.PDF_TIME_ZONE),
     store,
     dataDir,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -274,6 +282,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       envFile: path.resolve(e.ENV_FILE ?? '.env'),
     },
   };
+}
+
+/** An IANA time zone Intl knows; unset: the process's own (TZ), which is UTC in the image. */
+function timeZoneOf(zone: string | undefined): string {
+  const resolved = zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    return new Intl.DateTimeFormat('en-GB', { timeZone: resolved }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(
+      `PDF_TIME_ZONE ${zone ?? ''} is not an IANA time zone (e.g. America/Chicago)`,
+    );
+  }
 }
 
 /** DATABASE_URL set: PostgreSQL; else the embedded store in DATA_DIR. */

@@ -28,7 +28,11 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
       const { receipts } = app.services;
       const record = await receipts.get(principalOf(request).tenant, request.params.receiptId);
       const bundle = await receipts.bundleOf(record, 'pdf');
-      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle));
+      const { issuerName, pdfTimeZone } = app.services.config;
+      const pdf = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle), {
+        issuerName,
+        timeZone: pdfTimeZone,
+      });
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="receipt-${record.id}.pdf"`)
