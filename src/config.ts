@@ -45,6 +45,7 @@ const EnvSchema = z.object({
   ),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   DATABASE_URL: optionalString,
+  DATABASE_URL_FILE: optionalString,
   DATABASE_SCHEMA: optionalString,
   DATABASE_POOL_MAX: intWithDefault(10, 1),
   DATABASE_QUERY_TIMEOUT_MS: intWithDefault(10_000, 100),
@@ -296,12 +297,32 @@ function timeZoneOf(zone: string | undefined): string {
   }
 }
 
-/** DATABASE_URL set: PostgreSQL; else the embedded store in DATA_DIR. */
+/**
+ * DATABASE_URL, or the content of DATABASE_URL_FILE (a secret mounted as a file, as Docker and
+ * compose provide them, so the password is in no environment listing).
+ */
+function databaseUrlOf(e: z.infer<typeof EnvSchema>): string | undefined {
+  if (e.DATABASE_URL || !e.DATABASE_URL_FILE) return e.DATABASE_URL;
+  let text: string;
+  try {
+    text = readFileSync(e.DATABASE_URL_FILE, 'utf8');
+  } catch {
+    throw new ConfigError(`DATABASE_URL_FILE ${e.DATABASE_URL_FILE} cannot be read`);
+  }
+  const url = text.trim();
+  if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
+    throw new ConfigError(`DATABASE_URL_FILE ${e.DATABASE_URL_FILE} holds no postgres:// URL`);
+  }
+  return url;
+}
+
+/** DATABASE_URL (or DATABASE_URL_FILE) set: PostgreSQL; else the embedded store in DATA_DIR. */
 function storeOf(e: z.infer<typeof EnvSchema>, dataDir: string): StoreConfig {
-  if (!e.DATABASE_URL) return { kind: 'embedded', dataDir };
+  const url = databaseUrlOf(e);
+  if (!url) return { kind: 'embedded', dataDir };
   return {
     kind: 'postgres',
-    url: e.DATABASE_URL,
+    url,
     schema: e.DATABASE_SCHEMA,
     poolMax: e.DATABASE_POOL_MAX,
     queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
