@@ -153,6 +153,18 @@ export async function runCli(
       ),
     );
   }
+  if (
+    init &&
+    !help &&
+    !HELP[resolved.name]?.store &&
+    !['init', 'migrate'].includes(resolved.name)
+  ) {
+    return printError(
+      io,
+      new CliError(`--init: receipts ${resolved.name} opens no store`),
+      resolved.name,
+    );
+  }
   const config = services?.config ?? configFor(env, help);
   const ctx = { ...io, config, env, args: resolved.args, help, init };
   try {

@@ -72,6 +72,12 @@ describe('CLI usage errors', () => {
     expect(monitor.err).not.toContain('positional');
   });
 
+  it('--init on a command that opens no store is a usage error', async () => {
+    const res = await cli('seal', 'create', '--init');
+    expect(res.code).toBe(2);
+    expect(errLines(res.err)[0]).toBe('error: --init: receipts seal create opens no store');
+  });
+
   it('a flag without its value says so', async () => {
     const res = await cli('seal', 'create', '--notary-id');
     expect(errLines(res.err)[0]).toBe('error: --notary-id needs a value');
