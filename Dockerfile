@@ -69,8 +69,8 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 
 # Entrypoint (inline, /bin/sh = dash), then the command (CMD, or what `docker run` passes):
-# 1. Embedded store only (DATABASE_URL unset): hold an flock(2) on DATA_DIR for as long as the
-#    container lives (fd 9 is inherited by the command exec'd below; the kernel releases it
+# 1. Embedded store only (DATABASE_URL and DATABASE_URL_FILE unset): hold an flock(2) on
+#    DATA_DIR for as long as the container lives (fd 9 is inherited by the command exec'd below; the kernel releases it
 #    when the process dies, even on SIGKILL), so a second container on the same volume refuses
 #    to start (exit 3). The service's own receipts.lock records a pid and its start time, which
 #    means nothing across containers (each has its own pid 1); the flock does. Holding it, any
@@ -88,7 +88,7 @@ ENTRYPOINT ["/bin/sh", "-c", "\
   set -e; \
   trap 'exit 143' TERM; \
   trap 'exit 130' INT; \
-  if [ -z \"$DATABASE_URL\" ]; then \
+  if [ -z \"$DATABASE_URL\" ] && [ -z \"$DATABASE_URL_FILE\" ]; then \
     mkdir -p \"$DATA_DIR\"; \
     if [ ! -w \"$DATA_DIR\" ]; then \
       echo \"docker-entrypoint: DATA_DIR $DATA_DIR is not writable by uid $(id -u); chown it to 1000:1000\" >&2; \

@@ -32,6 +32,8 @@ export const MAX_WORKERS = 64;
 const EnvSchema = z.object({
   NODE_ENV: optionalString,
   PORT: intWithDefault(3000),
+  ISSUER_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(120).optional()),
+  PDF_TIME_ZONE: optionalString,
   WORKERS: z.preprocess(
     emptyToUndefined,
     z.union([z.literal('auto'), z.coerce.number().int().min(1).max(MAX_WORKERS)]).default(1),
@@ -43,6 +45,7 @@ const EnvSchema = z.object({
   ),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   DATABASE_URL: optionalString,
+  DATABASE_URL_FILE: optionalString,
   DATABASE_SCHEMA: optionalString,
   DATABASE_POOL_MAX: intWithDefault(10, 1),
   DATABASE_QUERY_TIMEOUT_MS: intWithDefault(10_000, 100),
@@ -61,7 +64,6 @@ const EnvSchema = z.object({
   SCREENING_LISTS_DIR: optionalString,
   PDF_SIGNING_KEY_FILE: optionalString,
   PDF_SIGNING_CERT_FILE: optionalString,
-  ISSUER_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(50).optional()),
   TSA_URLS: optionalString,
   TSA_CERT_FILES: optionalString,
   TSA_TIMEOUT_MS: intWithDefault(10_000, 100),
@@ -131,6 +133,10 @@ export interface Config {
   host: string;
   logLevel: string;
   publicUrl: string | undefined;
+  /** ISSUER_NAME: the organisation that issues receipts, printed at the top of every PDF. */
+  issuerName: string | undefined;
+  /** PDF_TIME_ZONE: the IANA zone PDF receipts show local times in (UTC is printed beside). */
+  pdfTimeZone: string;
   /** PUBLIC_URL, else http://localhost:<PORT>: for what must be absolute (a PDF's links). */
   serviceUrl: string;
   store: StoreConfig;
@@ -252,6 +258,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     ...urlsOf(e.PUBLIC_URL, e.PORT),
+    issuerName: e.ISSUER_NAME,
+    pdfTimeZone: timeZoneOf(e.PDF_TIME_ZONE),
     store,
     dataDir,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -329,12 +337,44 @@ function tsaOf(e: z.infer<typeof EnvSchema>): Config['tsa'] {
   return { urls, certFiles: certFiles.map((f) => path.resolve(f)), timeoutMs: e.TSA_TIMEOUT_MS };
 }
 
-/** DATABASE_URL set: PostgreSQL; else the embedded store in DATA_DIR. */
+/** An IANA time zone Intl knows; unset: the process's own (TZ), which is UTC in the image. */
+function timeZoneOf(zone: string | undefined): string {
+  const resolved = zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    return new Intl.DateTimeFormat('en-GB', { timeZone: resolved }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(
+      `PDF_TIME_ZONE ${zone ?? ''} is not an IANA time zone (e.g. America/Chicago)`,
+    );
+  }
+}
+
+/**
+ * DATABASE_URL, or the content of DATABASE_URL_FILE (a secret mounted as a file, as Docker and
+ * compose provide them, so the password is in no environment listing).
+ */
+function databaseUrlOf(e: z.infer<typeof EnvSchema>): string | undefined {
+  if (e.DATABASE_URL || !e.DATABASE_URL_FILE) return e.DATABASE_URL;
+  let text: string;
+  try {
+    text = readFileSync(e.DATABASE_URL_FILE, 'utf8');
+  } catch {
+    throw new ConfigError(`DATABASE_URL_FILE ${e.DATABASE_URL_FILE} cannot be read`);
+  }
+  const url = text.trim();
+  if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
+    throw new ConfigError(`DATABASE_URL_FILE ${e.DATABASE_URL_FILE} holds no postgres:// URL`);
+  }
+  return url;
+}
+
+/** DATABASE_URL (or DATABASE_URL_FILE) set: PostgreSQL; else the embedded store in DATA_DIR. */
 function storeOf(e: z.infer<typeof EnvSchema>, dataDir: string): StoreConfig {
-  if (!e.DATABASE_URL) return { kind: 'embedded', dataDir };
+  const url = databaseUrlOf(e);
+  if (!url) return { kind: 'embedded', dataDir };
   return {
     kind: 'postgres',
-    url: e.DATABASE_URL,
+    url,
     schema: e.DATABASE_SCHEMA,
     poolMax: e.DATABASE_POOL_MAX,
     queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { runPrimary } from './cluster/primary.js';
 import { loadConfig, loadEnvFile } from './config.js';
 import { githubStatus } from './http/plugins/services.js';
+import { landingLines } from './http/routes/landing.js';
 
 /**
  * Entry point: parse config, build the app, listen, drain on SIGTERM/SIGINT. With WORKERS > 1
@@ -49,10 +50,10 @@ function banner(app: Awaited<ReturnType<typeof buildApp>>, url: string): string 
     `  signing    ${key}`,
     `  log        ${config.logOrigin} (vkey ${anchoring.verifierKey ?? 'none'})`,
     `  GitHub App ${githubStatus(config)}`,
-    `  open       ${url}/docs (API), ${url}/verify (verify a receipt)`,
     ...(config.publicUrl
       ? []
       : [`  warning    PUBLIC_URL is not set: PDF receipts link to ${config.serviceUrl}`]),
+    ...landingLines(config, url),
   ].join('\n');
 }
 

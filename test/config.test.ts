@@ -111,3 +111,15 @@ describe('TRUST_PROXY', () => {
     },
   );
 });
+
+describe('how PDF receipts present themselves', () => {
+  it('ISSUER_NAME is printed as given (bounded); PDF_TIME_ZONE must be an IANA zone', () => {
+    expect(loadConfig({ ISSUER_NAME: 'Lone Star Title & Escrow' }).issuerName).toBe(
+      'Lone Star Title & Escrow',
+    );
+    expect(loadConfig({}).issuerName).toBeUndefined();
+    expect(() => loadConfig({ ISSUER_NAME: 'x'.repeat(121) })).toThrow(/ISSUER_NAME/);
+    expect(loadConfig({ PDF_TIME_ZONE: 'America/Chicago' }).pdfTimeZone).toBe('America/Chicago');
+    expect(() => loadConfig({ PDF_TIME_ZONE: 'Mars/Olympus' })).toThrow(/PDF_TIME_ZONE/);
+  });
+});

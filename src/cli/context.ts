@@ -5,15 +5,33 @@ import type { Config } from '../config.js';
 import { createServices, type ServiceOptions, type Services } from '../services.js';
 import { openDatabase } from '../storage/database.js';
 import { createRepositories, type Repositories } from '../storage/repositories.js';
+import { requireStore } from './store.js';
+import { nearest } from './suggest.js';
 
-/** A failure the operator caused (bad flag, missing file): printed without a stack trace. */
+/**
+ * A failure the operator caused (bad flag, missing file): printed as one line without a stack
+ * trace, then `hint` (what to do) when there is one. Exit code 2 is a usage error, which also
+ * shows the command's usage line.
+ */
 export class CliError extends ServiceError<'cli_usage'> {
   override name = 'CliError';
   constructor(
     message: string,
     readonly exitCode = 2,
+    readonly hint?: string,
   ) {
     super('cli_usage', message);
+  }
+}
+
+/**
+ * Thrown instead of running a command invoked with --help, carrying the options its parser
+ * takes: the help printed is checked against them (src/cli/help.ts).
+ */
+export class HelpRequested extends Error {
+  override name = 'HelpRequested';
+  constructor(readonly options: readonly string[]) {
+    super('help requested');
   }
 }
 
@@ -29,6 +47,10 @@ export interface CliContext extends CliIo {
   args: string[];
   /** Set when the running server executes the command (admin channel): use its services. */
   services?: Services;
+  /** --help was given: the parser throws HelpRequested instead of parsing. */
+  help?: boolean;
+  /** --init was given: an embedded store may be created where none exists. */
+  init?: boolean;
 }
 
 export type Command = (ctx: CliContext) => Promise<void>;
@@ -42,7 +64,9 @@ export async function withServices<T>(
   fn: (services: Services) => Promise<T>,
   options: ServiceOptions = {},
 ): Promise<T> {
+  if (ctx.help) throw new HelpRequested([]);
   if (ctx.services) return fn(ctx.services);
+  if (!ctx.init) requireStore(ctx.config.store);
   const db = await openDatabase(ctx.config.store);
   try {
     return await fn(await createServices(ctx.config, createRepositories(db), options));
@@ -63,11 +87,53 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** parseArgs with strict flags; unknown or malformed flags become a CliError. */
 export function flags<O extends Options>(ctx: CliContext, options: O) {
+  return parseFlags(ctx.args, options, { help: ctx.help, positionals: true });
+}
+
+/**
+ * parseArgs for a command's flags: with `help`, HelpRequested with the option names instead;
+ * Node's messages replaced by one line that names the flag and, for a misspelt one, the
+ * nearest valid flag.
+ */
+export function parseFlags<O extends Options>(
+  args: string[],
+  options: O,
+  mode: { help?: boolean | undefined; positionals: boolean },
+) {
+  if (mode.help) throw new HelpRequested(Object.keys(options));
   try {
-    const args = dashValuesJoined(ctx.args, options);
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    const joined = dashValuesJoined(args, options);
+    return parseArgs({
+      args: joined,
+      options,
+      allowPositionals: mode.positionals,
+      strict: true,
+    });
   } catch (err) {
-    throw new CliError((err as Error).message);
+    throw new CliError(parseArgsMessage(err as Error & { code?: string }, Object.keys(options)));
+  }
+}
+
+function parseArgsMessage(err: Error & { code?: string }, names: string[]): string {
+  const quoted = /'([^']+)'/.exec(err.message)?.[1] ?? '';
+  const flag = quoted.replace(/ <value>$/, '');
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const near = flag.startsWith('--')
+        ? nearest(flag.slice(2), names)
+        : nearest(flag.replace(/^-/, ''), names);
+      return `unknown flag ${flag}${near ? `; did you mean --${near}?` : ''}`;
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /ambiguous/.test(err.message)
+        ? `${flag} needs a value (one starting with -- is written ${flag}=--...)`
+        : /argument missing/.test(err.message)
+          ? `${flag} needs a value`
+          : `${flag} takes no value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument '${quoted}': this command takes flags only`;
+    default:
+      return err.message;
   }
 }
 
@@ -97,6 +163,7 @@ function dashValuesJoined(args: string[], options: Options): string[] {
  * start with '-', which parseArgs would take for a flag. A leading `--` is dropped.
  */
 export function positionalsOnly(ctx: CliContext): string[] {
+  if (ctx.help) throw new HelpRequested([]);
   return ctx.args[0] === '--' ? ctx.args.slice(1) : [...ctx.args];
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirLockedError } from '../storage/data-dir-lock.js';
 import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
 import { anchorRunCommand } from './commands/anchor.js';
@@ -7,14 +7,17 @@ import { demoCommand } from './commands/demo.js';
 import { keyCommands } from './commands/keys.js';
 import { logInfoCommand, logVerifyCommand } from './commands/log.js';
 import { sealCreateCommand } from './commands/seal.js';
-import { migrateCommand } from './commands/migrate.js';
+import { initCommand, migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
 import { tenantCommands } from './commands/tenants.js';
 import { main as verifyCommand } from '@verification-receipts/verify/cli';
 import type { Services } from '../services.js';
 import { adminSocketPath, forwardToServer } from './admin-channel.js';
-import { CliError, type CliIo, type Command } from './context.js';
+import { CliError, HelpRequested, type CliIo, type Command } from './context.js';
+import { commandHelp, groupHelp, HELP, overview, writesStore } from './help.js';
+import { describeStore } from './store.js';
+import { nearest } from './suggest.js';
 
 const GROUPS: Record<string, Record<string, Command>> = {
   keys: keyCommands,
@@ -27,59 +30,25 @@ const GROUPS: Record<string, Record<string, Command>> = {
   tenants: tenantCommands,
 };
 
-export const USAGE = `usage: receipts <command> [flags]
+const SINGLE: Record<string, Command> = {
+  init: initCommand,
+  migrate: migrateCommand,
+  demo: demoCommand,
+  'sign-revocation': signRevocationCommand,
+};
 
-  keys create --tenant T --name N --scopes verify,read,anchor,revoke [--json]
-  keys list [--json]
-  keys revoke ID
-  notaries add --tenant T --id ID --name NAME --state XX --expires YYYY-MM-DD --public-key-file PEM
-  notaries list [--tenant T] [--json]
-  notaries remove --tenant T --id ID
-  issuers add --tenant T --id ISSUER (--public-key BASE64URL | --public-key-file PEM)
-  issuers list [--tenant T]
-  issuers remove --id ISSUER
-  tenants policy --tenant T [--ci-repositories owner/*,owner/repo | --clear]
-                                    pin the repositories a tenant may get CI receipts for
-  sign-revocation --issuer ID --key-file PEM --receipt UUID [--json]
-  seal create --notary-id ID --state XX --doc-hash sha256:HEX --key-file NOTARY_P256.pem
-  anchor run
-  log info [--url PREFIX]           the log's origin, note verifier key, size and root
-  log verify --url PREFIX [--vkey VKEY] [--witness VKEY]... [--state FILE]
-                                    monitor a served log: every tile, the root, consistency
-  signing-keys rotate [--out FILE]
-  signing-keys list
-  signing-keys endorse KID
-  migrate
-  demo [--url URL] [--dir DIR]      the whole story against a running (or started) service
-  verify FILE (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [--artifact FILE] [--json]
-                                    check a bundle or PDF receipt offline (no store, no service)
+/** The overview `receipts --help` prints (every command with one sentence). */
+export const USAGE = overview(version());
 
-  --version                         print the version
-
-Every command takes --help. The CLI uses the same DATABASE_URL / DATA_DIR as the server (see
-docs/configuration.md).`;
-
-/**
- * The USAGE lines of the command `argv` names (a group, or a group and subcommand), with their
- * continuation lines; undefined when it names none.
- */
-export function commandHelp(argv: readonly string[]): string | undefined {
-  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
-  if (words.length === 0) return undefined;
-  const lines = USAGE.split('\n');
-  const picked: string[] = [];
-  let taking = false;
-  for (const line of lines) {
-    if (/^ {2}\S/.test(line)) {
-      const [group, sub] = line.trim().split(/\s+/);
-      taking = group === words[0] && (words.length < 2 || sub === words[1] || !GROUPS[group ?? '']);
-    } else if (!/^ {3,}\S/.test(line)) {
-      taking = false;
-    }
-    if (taking) picked.push(line);
-  }
-  return picked.length > 0 ? `usage: receipts\n${picked.join('\n')}` : undefined;
-}
+/** Every command by its full name (`keys create`, `demo`), for help and suggestions. */
+export const COMMANDS: Record<string, Command> = {
+  ...SINGLE,
+  ...Object.fromEntries(
+    Object.entries(GROUPS).flatMap(([group, subs]) =>
+      Object.entries(subs).map(([sub, command]) => [`${group} ${sub}`, command]),
+    ),
+  ),
+};
 
 /** The package version (package.json next to dist/ and src/). */
 function version(): string {
@@ -87,13 +56,57 @@ function version(): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-function resolve(argv: string[]): { command: Command; args: string[] } | undefined {
-  const [group, sub, ...rest] = argv;
-  if (group === 'migrate') return { command: migrateCommand, args: argv.slice(1) };
-  if (group === 'demo') return { command: demoCommand, args: argv.slice(1) };
-  if (group === 'sign-revocation') return { command: signRevocationCommand, args: argv.slice(1) };
-  const command = group && sub ? GROUPS[group]?.[sub] : undefined;
-  return command ? { command, args: rest } : undefined;
+const HINT_HELP = 'run `receipts --help` for every command';
+
+type Resolved =
+  | { kind: 'command'; name: string; command: Command; args: string[] }
+  | { kind: 'group'; group: string }
+  | { kind: 'unknown'; error: CliError };
+
+/** The command `argv` names, or why it names none (with the nearest valid command). */
+function resolve(argv: string[]): Resolved {
+  const [first = '', second, ...rest] = argv;
+  const single = SINGLE[first];
+  if (single) return { kind: 'command', name: first, command: single, args: argv.slice(1) };
+  const group = GROUPS[first];
+  if (!group) {
+    const near = nearest(first, [...Object.keys(SINGLE), ...Object.keys(GROUPS), 'verify']);
+    const message = `unknown command '${first.slice(0, 64)}'${near ? `; did you mean '${near}'?` : ''}`;
+    return { kind: 'unknown', error: new CliError(message, 2, HINT_HELP) };
+  }
+  const subs = group === GROUPS.log ? [...Object.keys(group), 'verify'] : Object.keys(group);
+  if (second === undefined || second.startsWith('-')) return { kind: 'group', group: first };
+  const command = group[second];
+  if (command) return { kind: 'command', name: `${first} ${second}`, command, args: rest };
+  const near = nearest(second, subs);
+  const message = `unknown command '${first} ${second.slice(0, 64)}'${near ? `; did you mean '${first} ${near}'?` : ''}`;
+  return { kind: 'unknown', error: new CliError(message, 2, `run \`receipts ${first} --help\``) };
+}
+
+/** `--help`, `-h` (before a `--`) ask for help; `--init` asks to create the store. */
+function globalFlags(argv: string[]): { args: string[]; help: boolean; init: boolean } {
+  const end = argv.indexOf('--');
+  const flagsPart = end < 0 ? argv : argv.slice(0, end);
+  const help = flagsPart.includes('--help') || flagsPart.includes('-h');
+  const init = flagsPart.includes('--init');
+  const args = argv.filter(
+    (a, i) => (end >= 0 && i >= end) || (a !== '--help' && a !== '-h' && a !== '--init'),
+  );
+  return { args, help, init };
+}
+
+/** One line for what went wrong, one for what to do, the usage line on usage errors. */
+function printError(io: CliIo, err: CliError, command?: string): number {
+  io.err(`error: ${err.message}`);
+  const usage = command ? HELP[command]?.usage : undefined;
+  const hint =
+    err.hint ??
+    (err.exitCode === 2 && command
+      ? `run \`receipts ${command} --help\` for every flag and an example`
+      : undefined);
+  if (hint) io.err(hint);
+  if (err.exitCode === 2 && usage) io.err(`usage: receipts ${usage}`);
+  return err.exitCode;
 }
 
 /**
@@ -110,48 +123,101 @@ export async function runCli(
     io.out(`receipts ${version()}`);
     return 0;
   }
-  // offline verification needs no configuration, store or service
+  // offline verification needs no configuration, store or service: the verifier's own CLI
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
-  // neither does monitoring a served log
-  if (argv[0] === 'log' && argv[1] === 'verify') return logVerifyCommand(argv.slice(2), io);
-  if (argv[0] !== 'help' && (argv.includes('--help') || argv.includes('-h'))) {
-    const help = commandHelp(argv);
-    (help ? io.out : io.err)(help ?? USAGE);
-    return help ? 0 : 2;
+  const asked = argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv;
+  const { args, help, init } = globalFlags(asked);
+  if (args.length === 0) {
+    io.out(USAGE);
+    return 0;
   }
-  const resolved = resolve(argv);
-  if (!resolved) {
-    (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? io.out : io.err)(USAGE);
-    return argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+  if (args[0] === 'verify') return verifyCommand([...args.slice(1), '--help'], io);
+  // monitoring a served log needs no configuration or store either
+  if (args[0] === 'log' && args[1] === 'verify') {
+    return logVerifyCommand(args.slice(2), io, undefined, help);
   }
+  const resolved = resolve(args);
+  if (resolved.kind === 'unknown') return printError(io, resolved.error);
+  if (resolved.kind === 'group') {
+    const text = groupHelp(resolved.group) ?? USAGE;
+    if (help) {
+      io.out(text);
+      return 0;
+    }
+    return printError(
+      io,
+      new CliError(
+        `receipts ${resolved.group} needs a command`,
+        2,
+        text.split('\n').slice(2).join('\n'),
+      ),
+    );
+  }
+  if (
+    init &&
+    !help &&
+    !HELP[resolved.name]?.store &&
+    !['init', 'migrate'].includes(resolved.name)
+  ) {
+    return printError(
+      io,
+      new CliError(`--init: receipts ${resolved.name} opens no store`),
+      resolved.name,
+    );
+  }
+  const config = services?.config ?? configFor(env, help);
+  const ctx = { ...io, config, env, args: resolved.args, help, init };
   try {
-    const config = services?.config ?? loadConfig(env);
-    await resolved.command({
-      ...io,
-      config,
-      env,
-      args: resolved.args,
-      ...(services ? { services } : {}),
-    });
+    await resolved.command({ ...ctx, ...(services ? { services } : {}) });
+    if (writesStore(resolved.name, resolved.args) && !['init', 'migrate'].includes(resolved.name)) {
+      const line = `store: ${describeStore(config.store, services !== undefined)}`;
+      (args.includes('--json') ? io.err : io.out)(line);
+    }
     return 0;
   } catch (err) {
-    if (err instanceof CliError) {
-      io.err(`error: ${err.message}`);
-      // a usage error: show what the command takes
-      const help = err.exitCode === 2 ? commandHelp(argv) : undefined;
-      if (help) io.err(help);
-      return err.exitCode;
-    }
-    if (err instanceof DataDirLockedError && !services) {
-      // the server holds the embedded store: let it run the command (admin channel)
-      const code = await forwardToServer(argv, adminSocketPath(err.dataDir), io);
-      if (code !== undefined) return code;
-    }
-    if (err instanceof DataDirLockedError || err instanceof ConfigError) {
-      io.err(`error: ${err.message}`);
-      return 3;
-    }
-    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    return failed(err, { io, name: resolved.name, args, services });
   }
+}
+
+/** The configuration; for --help only, a configuration error does not stand in the way. */
+function configFor(env: Record<string, string | undefined>, help: boolean): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (help) return loadConfig({});
+    throw err;
+  }
+}
+
+async function failed(
+  err: unknown,
+  run: { io: CliIo; name: string; args: string[]; services: Services | undefined },
+): Promise<number> {
+  const { io, name } = run;
+  if (err instanceof HelpRequested) {
+    try {
+      io.out(commandHelp(name, err.options));
+      return 0;
+    } catch (missing) {
+      io.err(`error: ${(missing as Error).message}`);
+      return 1;
+    }
+  }
+  if (err instanceof CliError) return printError(io, err, name);
+  if (err instanceof DataDirLockedError && !run.services) {
+    // the server holds the embedded store: let it run the command (admin channel)
+    const code = await forwardToServer(run.args, adminSocketPath(err.dataDir), io);
+    if (code !== undefined) return code;
+  }
+  if (err instanceof DataDirLockedError || err instanceof ConfigError) {
+    io.err(`error: ${err.message}`);
+    io.err(
+      err instanceof ConfigError
+        ? 'fix the variable (docs/configuration.md lists every one and its default)'
+        : 'stop that process, or run the command on the machine where the server runs',
+    );
+    return 3;
+  }
+  io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  return 1;
 }

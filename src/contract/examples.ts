@@ -2,39 +2,10 @@
  * Examples for the OpenAPI document (Swagger UI shows them for every operation): real answers
  * of the service, captured from one run, so they have the shapes and formats clients will see.
  */
+import { SAMPLE_VERIFICATION_REQUEST } from './sample-request.js';
 
-export const VERIFICATION_REQUEST_EXAMPLE = {
-  bundleId: 'bundle-42',
-  transactionType: 'deed-transfer',
-  ron: {
-    provider: 'ExampleRON',
-    notaryId: 'N-1001',
-    commissionState: 'TX',
-    sealPayload:
-      'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJub3RhcnlJZCI6Ik4tMTAwMSIsImNvbW1pc3Npb25TdGF0ZSI6IlRYIiwiZG9jSGFzaCI6InNoYTI1NjozNjE2NDQ3MDdlYjc5YTY2OTU5MTZhNGQxMmZmNzdiZTY2ZGNlYTM1MThmZjc2ZmJlNjhmMzliNzg2NzRiZTkwIiwiaWF0IjoxNzk1NTQ5NjM3fQ.MnOHQY0A1GLYdAMUKamlCXjqVUcyMWxPcmBszCLEsKXamZx2fjcdBbDtpa0sww9hKhimC4s4b0vVUEiqu2v4iw',
-    sealScheme: 'SIM-ECDSA-v1',
-  },
-  doc: {
-    docHash: 'sha256:361644707eb79a6695916a4d12ff77be66dcea3518ff76fbe68f39b78674be90',
-  },
-  policy: {
-    profile: 'ron-standard-v1',
-  },
-  property: {
-    parcelId: 'R-100-200',
-    county: 'Travis',
-    state: 'TX',
-  },
-  ocrData: {
-    notaryName: 'Jane Q. Notary',
-    notaryCommissionId: 'N-1001',
-  },
-  registryScreening: {
-    subjectName: 'Alice Ordinary Buyer',
-    sourceIds: ['sample-synthetic'],
-  },
-  timestamp: '2026-11-24T19:47:17.065Z',
-} as const;
+/** The sample deed's request (src/contract/sample-request.ts): "Try it out" starts from it. */
+export const VERIFICATION_REQUEST_EXAMPLE = SAMPLE_VERIFICATION_REQUEST;
 
 export const VERIFICATION_RESPONSE_EXAMPLE = {
   receiptVersion: '1.0',

@@ -34,14 +34,57 @@ function apiBase(config: Config): string | undefined {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function setupPage(action: string, manifest: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Register the GitHub App</title></head>
-<body><h1>Register the Verification Receipts GitHub App</h1>
-<p>GitHub will create the app from this service's <code>app.yml</code> and send you back here; the
-credentials are then written to <code>.env</code>. Restart the service afterwards.</p>
+/** A host GitHub cannot send webhooks to: this machine, or a private or link-local network. */
+function unreachableFromGitHub(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.)/.test(host) ||
+    host === '::1' ||
+    /^f[cd][0-9a-f]{2}:/i.test(host) ||
+    /^fe80:/i.test(host)
+  );
+}
+
+/** Where GitHub will deliver webhooks, and what to do when it cannot reach that address. */
+function webhookSection(webhookUrl: string, proxied: boolean): string {
+  const url = `<code>${escapeHtml(webhookUrl)}</code>`;
+  if (proxied) {
+    return `<p>GitHub will deliver webhooks to ${url}, the <code>WEBHOOK_PROXY_URL</code> channel; this
+service reads them from there, so it needs no public address.</p>`;
+  }
+  if (!unreachableFromGitHub(webhookUrl)) {
+    return `<p>GitHub will deliver webhooks to ${url}.</p>`;
+  }
+  return `<div class="verdict caution" role="alert"><p><strong>GitHub cannot reach ${url}.</strong>
+It sends webhooks from the internet, and this address is on this machine or a private network, so
+the app would register but never hear of a workflow run.</p>
+<p>Before registering, either set <code>PUBLIC_URL</code> to the address the internet reaches this
+service at (for example <code>https://receipts.example.com</code>), or set
+<code>WEBHOOK_PROXY_URL</code> to a smee.io channel: a public relay that receives GitHub's webhooks
+and hands them to this service over a connection the service opens itself (get one at
+<a href="https://smee.io/new">smee.io/new</a>). Then restart the service and open the new setup link
+from its log.</p></div>`;
+}
+
+function setupPage(action: string, manifest: Record<string, unknown>, proxied: boolean): string {
+  const hooks = (manifest.hook_attributes ?? {}) as { url?: string };
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Register the GitHub App</title><link rel="stylesheet" href="/verify/app.css"></head>
+<body><main><header><h1>Register the Verification Receipts GitHub App</h1>
+<p class="lead">GitHub will create the app from this service's <code>app.yml</code> and send you back
+here; the credentials are then written to <code>.env</code>. Restart the service afterwards.</p></header>
+<section aria-labelledby="webhooks"><h2 id="webhooks">Webhooks</h2>
+${webhookSection(hooks.url ?? '', proxied)}</section>
 <form action="${escapeHtml(action)}" method="post">
-<input type="hidden" name="manifest" value="${escapeHtml(manifest)}">
-<button type="submit">Register on GitHub</button></form></body></html>`;
+<input type="hidden" name="manifest" value="${escapeHtml(JSON.stringify(manifest))}">
+<button type="submit">Register on GitHub</button></form>
+<footer>The app's name, permissions and events are those of <code>app.yml</code>; GitHub shows them
+before you confirm.</footer></main></body></html>`;
 }
 
 /** Setup pages opened but not yet come back from GitHub that are still honoured. */
@@ -70,7 +113,12 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
     config.publicUrl ?? `${request.protocol}://${request.host}`;
   const formAction = new URL(webBase(config)).origin;
   // the page's own CSP (src/http/plugins/security-headers.ts compiles it): it posts to GitHub
-  const csp = { defaultSrc: ["'none'"], formAction: [formAction], frameAncestors: ["'none'"] };
+  const csp = {
+    defaultSrc: ["'none'"],
+    styleSrc: ["'self'"],
+    formAction: [formAction],
+    frameAncestors: ["'none'"],
+  };
 
   app.get(
     '/probot',
@@ -95,7 +143,7 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
       const action = `${webBase(config)}?state=${state}`;
       return reply
         .type('text/html; charset=utf-8')
-        .send(setupPage(action, JSON.stringify(manifest)));
+        .send(setupPage(action, manifest, config.githubSetup.webhookProxyUrl !== undefined));
     },
   );
 

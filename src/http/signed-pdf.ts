@@ -22,7 +22,11 @@ export async function signedReceiptPdf(
   const stored = await stores.receiptPdfs.get(record.id, state);
   if (stored && stored.receiptHash === record.receipt.receiptHash) return stored.pdf;
   const bundle = await receipts.bundleOf(record, 'pdf');
-  const rendered = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle));
+  const { issuerName, pdfTimeZone } = app.services.config;
+  const rendered = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle), {
+    issuerName,
+    timeZone: pdfTimeZone,
+  });
   const signed = await pdfSigner.sign(rendered);
   const timestamping = pdfSigner.timestamper !== undefined;
   const complete =

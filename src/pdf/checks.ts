@@ -1,3 +1,4 @@
+import { reasonText } from '@verification-receipts/verify';
 import type { CheckResult } from '../contract/common.js';
 import {
   breakLongWords,
@@ -147,7 +148,7 @@ export function drawChecks(doc: Doc, checks: readonly CheckResult[]): void {
   const counts = { PASS: 0, WARN: 0, FAIL: 0 };
   for (const check of checks) counts[check.status] += 1;
   const summary = `${counts.PASS} pass, ${counts.WARN} warn, ${counts.FAIL} fail`;
-  heading(doc, `Checks (${checks.length}: ${summary})`, HEADER_HEIGHT + 30);
+  heading(doc, `Checks in detail (${checks.length}: ${summary})`, HEADER_HEIGHT + 30);
   if (checks.length === 0) {
     paragraph(doc, 'No checks recorded.');
     return;
@@ -158,9 +159,68 @@ export function drawChecks(doc: Doc, checks: readonly CheckResult[]): void {
   doc.y += 4;
 }
 
+/** What each check looks at, in words for the person reading the first page. */
+const CHECK_TEXT: Readonly<Record<string, string>> = {
+  'policy.profile': 'The policy named in the request',
+  'doc.hash': 'The document matches the fingerprint declared for it',
+  'ron.seal': "The notary's electronic seal",
+  'ron.commission': "The notary's commission",
+  'property.jurisdiction': "The property's state and the notary's",
+  'ocr.consistency': 'The notary named on the document',
+  'registry.screening': 'Screening of the parties against watch lists',
+  'request.timestamp': 'The time the request was made',
+  'ci.commit': 'The commit that was built',
+  'ci.repository': 'The repository',
+  'ci.trigger': 'What started the workflow run',
+  'ci.identity': "The run's signed identity",
+  'ci.runner': 'The machine the run ran on',
+  'ci.branch': 'The branch that was built',
+};
+
+const STATUS_WORD: Record<CheckResult['status'], string> = {
+  PASS: 'Passed',
+  WARN: 'Warning',
+  FAIL: 'Failed',
+};
+
+/**
+ * The checks in plain words (first page): what each looked at and whether it passed. The
+ * details, with their hashes and identifiers, are in the table on the technical page.
+ */
+export function drawCheckSummary(doc: Doc, checks: readonly CheckResult[]): void {
+  heading(doc, `The checks (${checks.length})`, 16);
+  if (checks.length === 0) {
+    paragraph(doc, 'No checks recorded.');
+    return;
+  }
+  const x = left(doc);
+  const width = contentWidth(doc) - 70;
+  for (const check of checks) {
+    const text = printable(CHECK_TEXT[check.checkId] ?? check.checkId.slice(0, MAX_ID_CHARS));
+    doc.font(FONT.regular).fontSize(9.5);
+    const height = doc.heightOfString(text, { width });
+    ensureSpace(doc, height);
+    const y = doc.y;
+    const page = doc.page;
+    doc.font(FONT.bold).fillColor(STATUS_COLOR[check.status]).text(STATUS_WORD[check.status], x, y);
+    doc
+      .font(FONT.regular)
+      .fillColor(COLOR.text)
+      .text(text, x + 70, y, { width });
+    settle(doc, page, y + height, 3);
+  }
+}
+
+/** The reasons in plain words (first page); their labels are listed on the technical page. */
+export function drawPlainReasons(doc: Doc, reasons: readonly string[]): void {
+  if (reasons.length === 0) return;
+  heading(doc, 'Why', 16);
+  for (const reason of reasons) paragraph(doc, `- ${reasonText(reason)}`, {}, 9.5);
+}
+
 /** The reason labels (one per failing or warning check). */
 export function drawReasons(doc: Doc, reasons: readonly string[]): void {
-  heading(doc, 'Reasons', 16);
+  heading(doc, 'Reason labels', 16);
   if (reasons.length === 0) {
     paragraph(doc, 'None: no check failed or warned.');
     return;

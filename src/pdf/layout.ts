@@ -288,3 +288,30 @@ export function paragraph(doc: Doc, text: string, box: Partial<Box> = {}, size =
   doc.x = left(doc);
   doc.y += 4;
 }
+
+/**
+ * A time for people: the local time in `timeZone` (named), with the UTC time beside it, e.g.
+ * `14 March 2025, 10:12 (America/Chicago); 2025-03-14 15:12:00 UTC`. In UTC, the UTC part only.
+ * A value that is not a time is printed as it is.
+ */
+export function localAndUtc(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const utc = `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return utc;
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
+  return `${local} (${timeZone}); ${utc}`;
+}
+
+/** A block of lines (an address), one per line, beside its label; the row never splits. */
+export function addressBlock(doc: Doc, label: string, lines: readonly string[]): void {
+  keyValue(doc, label, lines.filter((l) => l.trim().length > 0).join('\n'));
+}

@@ -1,10 +1,11 @@
 import PDFDocument from 'pdfkit';
 import { BUNDLE_ATTACHMENT_NAME } from '@verification-receipts/verify';
 import type { ReceiptView } from '../receipts/types.js';
-import { drawChecks, drawReasons } from './checks.js';
+import { drawCheckSummary, drawChecks, drawPlainReasons, drawReasons } from './checks.js';
 import { COLOR, type Doc, FONT, PAGE, printable } from './layout.js';
 import {
   drawAnchor,
+  drawCommands,
   drawHeader,
   drawIntegrity,
   drawReceiptFacts,
@@ -12,11 +13,16 @@ import {
   drawRevokedBanner,
   drawStatusBanner,
   drawSubject,
+  drawTechnicalIntro,
 } from './sections.js';
 
 export interface RenderOptions {
   /** Rendering time: shown in the header and used as the PDF CreationDate (default: now). */
   generatedAt?: Date;
+  /** The issuing organisation (ISSUER_NAME), printed at the top. */
+  issuerName?: string | undefined;
+  /** The IANA zone for local times (PDF_TIME_ZONE; default UTC); UTC is printed beside. */
+  timeZone?: string | undefined;
 }
 
 const DISCLAIMER =
@@ -31,16 +37,23 @@ export async function renderReceiptPdf(
   const generatedAt = options.generatedAt ?? new Date();
   const doc = createDocument(view, generatedAt);
   const done = collect(doc);
-  drawHeader(doc, view, generatedAt);
+  const show = { issuerName: options.issuerName, timeZone: options.timeZone ?? 'UTC' };
+  // for people first: who, what, the verdict in words, the checks, how to check it
+  drawHeader(doc, view, generatedAt, show);
   if (view.revocation.status === 'REVOKED') drawRevokedBanner(doc, view);
   drawStatusBanner(doc, view);
-  drawReceiptFacts(doc, view);
   drawSubject(doc, view);
+  drawReceiptFacts(doc, view, show);
+  drawCheckSummary(doc, view.receipt.checks);
+  drawPlainReasons(doc, view.receipt.reasons);
+  drawReverify(doc, view);
+  // then the machine identifiers, on a page of their own
+  drawTechnicalIntro(doc, view);
   drawChecks(doc, view.receipt.checks);
   drawReasons(doc, view.receipt.reasons);
-  drawAnchor(doc, view);
   drawIntegrity(doc, view);
-  drawReverify(doc, view);
+  drawAnchor(doc, view);
+  drawCommands(doc, view);
   drawFooters(doc, view.receipt.receiptId);
   attachBundle(doc, view.bundle, generatedAt);
   doc.end();

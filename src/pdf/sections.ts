@@ -1,5 +1,6 @@
 import type { ReceiptView } from '../receipts/types.js';
 import {
+  addressBlock,
   COLOR,
   contentWidth,
   type Doc,
@@ -8,6 +9,7 @@ import {
   heading,
   keyValue,
   left,
+  localAndUtc,
   monoBlock,
   paragraph,
   printable,
@@ -21,48 +23,72 @@ const STATUS_COLOR: Record<ReceiptView['status'], string> = {
   revoked: COLOR.red,
 };
 
-/** Spec §2.2 meanings of the external status. */
-const STATUS_MEANING: Record<ReceiptView['status'], string> = {
-  clean: 'Verification passed (decision ALLOW, not revoked).',
-  compliance_gap: 'Verification needs review (decision FLAG).',
-  failure: 'Verification failed (decision BLOCK).',
-  revoked: 'Receipt revoked after issuance.',
+/** What each external status (spec §2.2) means, in words for people: a title and a sentence. */
+const STATUS_TEXT: Record<ReceiptView['status'], [title: string, meaning: string]> = {
+  clean: ['Verification passed', 'Every check passed (decision ALLOW) and it was not revoked.'],
+  compliance_gap: [
+    'Needs review',
+    'The checks passed with gaps a person should look at (decision FLAG).',
+  ],
+  failure: ['Verification failed', 'At least one check failed (decision BLOCK).'],
+  revoked: ['Revoked', 'Revoked after it was issued: do not rely on it.'],
 };
 
-/** Title, rendering time and receipt id. */
-export function drawHeader(doc: Doc, view: ReceiptView, generatedAt: Date): void {
+/** How the PDF speaks of people's times and who issued it. */
+export interface Presentation {
+  /** ISSUER_NAME: printed first; without it, the service's address stands in. */
+  issuerName?: string | undefined;
+  /** The IANA zone local times are shown in; the UTC time is printed beside. */
+  timeZone: string;
+}
+
+/** Who issued it, the title, the receipt id and when it was issued. */
+export function drawHeader(
+  doc: Doc,
+  view: ReceiptView,
+  generatedAt: Date,
+  show: Presentation,
+): void {
   const x = left(doc);
   const width = contentWidth(doc);
   const y = doc.y;
-  doc.font(FONT.bold).fontSize(20).fillColor(COLOR.text);
-  doc.text('Verification Receipt', x, y, { lineBreak: false });
+  const issuer = show.issuerName ?? `Verification receipt service at ${view.serviceUrl}`;
+  doc.font(FONT.bold).fontSize(10.5).fillColor(COLOR.muted);
+  doc.text(printable(issuer), x, y, { width: width - 170, lineBreak: false, ellipsis: true });
   doc.font(FONT.regular).fontSize(8).fillColor(COLOR.muted);
-  const meta = `Receipt format ${printable(view.receipt.receiptVersion)}\nRendered ${generatedAt.toISOString()}`;
-  doc.text(meta, x, y + 2, { width, align: 'right' });
+  doc.text(`PDF made ${localAndUtc(generatedAt.toISOString(), show.timeZone)}`, x, y + 2, {
+    width,
+    align: 'right',
+  });
+  doc.font(FONT.bold).fontSize(20).fillColor(COLOR.text);
+  doc.text('Verification Receipt', x, y + 18, { lineBreak: false });
   doc.font(FONT.regular).fontSize(9).fillColor(COLOR.muted);
-  doc.text('Receipt ID', x, y + 30);
+  doc.text('Receipt ID', x, y + 48);
   doc.font(FONT.mono).fontSize(10).fillColor(COLOR.text);
-  doc.text(printable(view.receipt.receiptId), x + 56, y + 30.2, { width: width - 56 });
-  doc.y = Math.max(doc.y, y + 42) + 8;
+  doc.text(printable(view.receipt.receiptId), x + 56, y + 48.2, { width: width - 56 });
+  doc.font(FONT.regular).fontSize(9).fillColor(COLOR.muted);
+  doc.text('Issued', x, y + 62);
+  doc.fillColor(COLOR.text);
+  doc.text(printable(localAndUtc(view.receipt.createdAt, show.timeZone)), x + 56, y + 62, {
+    width: width - 56,
+  });
+  doc.y = Math.max(doc.y, y + 74) + 8;
 }
 
-/** The coloured status / decision banner. */
+/** The coloured banner: what the receipt says, in plain words, with the decision beside. */
 export function drawStatusBanner(doc: Doc, view: ReceiptView): void {
   const x = left(doc);
   const width = contentWidth(doc);
   const height = 54;
   ensureSpace(doc, height);
   const y = doc.y;
+  const [title, meaning] = STATUS_TEXT[view.status];
   doc.roundedRect(x, y, width, height, 4).fill(STATUS_COLOR[view.status]);
-  const block = (bx: number, caption: string, value: string): void => {
-    doc.font(FONT.bold).fontSize(7.5).fillColor(COLOR.white);
-    doc.text(caption, bx, y + 10, { lineBreak: false });
-    doc.fontSize(18).text(value, bx, y + 22, { lineBreak: false });
-  };
-  block(x + 16, 'STATUS', view.status);
-  block(x + 190, 'DECISION', view.receipt.decision);
+  doc.font(FONT.bold).fontSize(18).fillColor(COLOR.white);
+  doc.text(title, x + 16, y + 12, { lineBreak: false });
   doc.font(FONT.regular).fontSize(9).fillColor(COLOR.white);
-  doc.text(STATUS_MEANING[view.status], x + 310, y + 14, { width: width - 326 });
+  doc.text(`Decision ${view.receipt.decision}`, x + 16, y + 35, { lineBreak: false });
+  doc.text(meaning, x + 250, y + 14, { width: width - 266 });
   doc.y = y + height + 8;
 }
 
@@ -101,36 +127,63 @@ export function drawRevokedBanner(doc: Doc, view: ReceiptView): void {
   doc.x = x;
 }
 
-/** Receipt-level facts: policy, times, revocation. */
-export function drawReceiptFacts(doc: Doc, view: ReceiptView): void {
-  heading(doc, 'Receipt');
-  const { receipt } = view;
-  keyValue(doc, 'Policy profile', receipt.policyProfile, { bold: true });
-  keyValue(doc, 'Created at', receipt.createdAt);
-  keyValue(doc, 'Receipt version', receipt.receiptVersion);
-  const revoked = view.revocation.status === 'REVOKED';
-  keyValue(doc, 'Revocation', view.revocation.status, { color: revoked ? COLOR.red : COLOR.text });
+/** The receipt in plain words: under which policy, when, and whether it still stands. */
+export function drawReceiptFacts(doc: Doc, view: ReceiptView, show: Presentation): void {
+  heading(doc, 'This receipt');
+  const { receipt, revocation } = view;
+  keyValue(doc, 'Checked under', `the ${receipt.policyProfile} policy`, { bold: true });
+  const revoked = revocation.status === 'REVOKED';
+  const standing = revoked
+    ? `Revoked${revocation.revokedAt ? ` on ${localAndUtc(revocation.revokedAt, show.timeZone)}` : ''}${revocation.issuerId ? ` by ${revocation.issuerId}` : ''}`
+    : 'Not revoked when this PDF was made (the verify page shows the current status)';
+  keyValue(doc, 'Still in force', standing, { color: revoked ? COLOR.red : COLOR.text });
 }
 
-/** What the receipt is about: a RON document or a CI workflow run. */
+/** `deed-transfer` as `Deed transfer`. */
+const plainWords = (id: string): string =>
+  id.charAt(0).toUpperCase() + id.slice(1).replaceAll('-', ' ').replaceAll('_', ' ');
+
+/** What the receipt is about: a notarised document and its property, or a CI workflow run. */
 export function drawSubject(doc: Doc, view: ReceiptView): void {
-  heading(doc, 'Subject');
+  heading(doc, 'What was checked');
   const subject = view.receipt.subject;
   if (subject.kind === 'ron-document') {
-    keyValue(doc, 'Kind', 'Remote online notarization document');
-    keyValue(doc, 'Bundle ID', subject.bundleId);
+    const kind = plainWords(subject.transactionType);
+    keyValue(doc, 'Document', `${kind}, notarised online (bundle ${subject.bundleId})`);
+    keyValue(doc, 'Notary', `Commission ${subject.notaryId}`);
+    const { parcelId, county, state } = subject.property;
+    addressBlock(doc, 'Property', [`Parcel ${parcelId}`, `${county} County`, state]);
+  } else {
+    keyValue(doc, 'Workflow run', subject.summary);
+    keyValue(doc, 'Repository', subject.repository);
+    keyValue(doc, 'Run', subject.externalId);
+    keyValue(doc, 'Triggered by', `the ${subject.eventName} event`);
+  }
+}
+
+/**
+ * The machine identifiers, on a page of their own: what a program or an auditor compares (the
+ * subject's identifiers, hashes, signature, the log's formats), never needed to read the receipt.
+ */
+export function drawTechnicalIntro(doc: Doc, view: ReceiptView): void {
+  doc.addPage();
+  doc.font(FONT.bold).fontSize(16).fillColor(COLOR.text);
+  doc.text('Technical details', left(doc), doc.y);
+  doc.y += 4;
+  paragraph(
+    doc,
+    'For software and auditors: the identifiers, hashes and signature the verifier checks, and ' +
+      'where this receipt is in the transparency log.',
+  );
+  heading(doc, 'Identifiers');
+  keyValue(doc, 'Receipt format', `version ${view.receipt.receiptVersion}`);
+  keyValue(doc, 'Policy profile', view.receipt.policyProfile);
+  const subject = view.receipt.subject;
+  if (subject.kind === 'ron-document') {
     keyValue(doc, 'Transaction type', subject.transactionType);
     keyValue(doc, 'Document hash', subject.docHash, { mono: true });
-    keyValue(doc, 'Notary ID', subject.notaryId);
-    const { parcelId, county, state } = subject.property;
-    keyValue(doc, 'Property', `Parcel ${parcelId}, ${county} County, ${state}`);
   } else {
-    keyValue(doc, 'Kind', 'CI workflow run');
-    keyValue(doc, 'Summary', subject.summary);
-    keyValue(doc, 'Repository', subject.repository);
-    keyValue(doc, 'Run (external ID)', subject.externalId);
     keyValue(doc, 'Head commit', subject.headSha, { mono: true });
-    keyValue(doc, 'Event', subject.eventName);
     keyValue(doc, 'Subject kind', subject.subjectKind);
   }
 }
@@ -160,8 +213,8 @@ function anchorValue(value: unknown): string | undefined {
 
 const ANCHOR_FIELDS: ReadonlyArray<[key: string, label: string, mono: boolean]> = [
   ['anchoredAt', 'Anchored at', false],
-  ['subjectDigest', 'Subject digest', true],
-  ['subjectVersion', 'Subject version', false],
+  ['subjectDigest', 'Leaf hash', true],
+  ['subjectVersion', 'Leaf format', false],
   ['logIndex', 'Log index', false],
   ['treeSize', 'Tree size', false],
   ['rootHash', 'Root hash', true],
@@ -172,7 +225,7 @@ const ANCHOR_FIELDS: ReadonlyArray<[key: string, label: string, mono: boolean]> 
 export function drawAnchor(doc: Doc, view: ReceiptView): void {
   const anchor: Record<string, unknown> = view.anchor;
   const rows = ANCHOR_FIELDS.filter(([key]) => anchorValue(anchor[key]) !== undefined).length;
-  heading(doc, 'Anchor (provenance)', 17 * (rows + 1)); // one block when it fits a page
+  heading(doc, 'Transparency log (anchor)', 17 * (rows + 1)); // one block when it fits a page
   keyValue(doc, 'Status', view.anchor.status, { bold: true });
   for (const [key, label, mono] of ANCHOR_FIELDS) {
     const value = anchorValue(anchor[key]);
@@ -204,7 +257,8 @@ const REVERIFY_INTRO =
   'Scan the code or open the verify page: drop this PDF on it and your browser checks the ' +
   'receipt (nothing is uploaded), then shows its current status. This PDF carries its evidence ' +
   'as the attached file receipt-bundle.json, so it can also be checked with the independent ' +
-  "verifier below (no account, no API key), pinned to this service's published keys.";
+  "verifier (no account, no API key), pinned to this service's published keys: the commands " +
+  'are on the technical page.';
 
 const HASH_NOTE =
   'By hand: the canonical receipt (RFC 8785 JSON of the stored receipt without receiptHash and ' +
@@ -216,10 +270,10 @@ const KEYS_NOTE =
 
 const UNSIGNED_NOTE = ' This receipt is unsigned (legacy), so only its hash can be checked.';
 
-/** Verify URL, curl example, QR code and where the public keys are. */
+/** How anyone checks it: the QR code and the verify page, in words (first page). */
 export function drawReverify(doc: Doc, view: ReceiptView): void {
   const qrSize = 96;
-  heading(doc, 'How to re-verify', qrSize + 60);
+  heading(doc, 'How to check this receipt', qrSize + 20);
   const x = left(doc);
   const width = contentWidth(doc);
   const y = doc.y + 2;
@@ -230,10 +284,19 @@ export function drawReverify(doc: Doc, view: ReceiptView): void {
   const column = { x, width: width - qrSize - 24 };
   doc.y = y;
   paragraph(doc, REVERIFY_INTRO, column);
-  const signed = view.receipt.receiptSignature !== undefined;
-  paragraph(doc, HASH_NOTE + (signed ? KEYS_NOTE : UNSIGNED_NOTE), column, 8.5);
+  doc.font(FONT.bold).fontSize(7.5).fillColor(COLOR.muted);
+  doc.text('VERIFY PAGE', x, doc.y, { width: column.width });
+  doc.font(FONT.mono).fontSize(8.5).fillColor(COLOR.text);
+  doc.text(printable(view.verifyUrl), x, doc.y + 1, { width: column.width });
   doc.y = Math.max(doc.y, y + qrSize + 14);
-  monoBlock(doc, 'Verify page', view.verifyUrl);
+  doc.x = x;
+}
+
+/** The commands that check it, and how the hash and signature can be checked by hand. */
+export function drawCommands(doc: Doc, view: ReceiptView): void {
+  heading(doc, 'Check it with the command line', 90);
+  const signed = view.receipt.receiptSignature !== undefined;
+  paragraph(doc, HASH_NOTE + (signed ? KEYS_NOTE : UNSIGNED_NOTE), {}, 8.5);
   const file = `receipt-${view.receipt.receiptId}.pdf`;
   monoBlock(doc, 'Verify (keys, status, log)', verifyCommand(file, view.serviceUrl), {
     shell: true,

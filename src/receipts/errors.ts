@@ -14,3 +14,7 @@ export class ReceiptError extends ServiceError<ReceiptErrorCode> {
 
 export const receiptNotFound = (): ReceiptError =>
   new ReceiptError('receipt_not_found', 'no receipt with that id is visible to this API key');
+
+/** The keyless status endpoint has no key and takes a hash: it answers for every tenant. */
+export const receiptHashNotFound = (): ReceiptError =>
+  new ReceiptError('receipt_not_found', 'no receipt with that hash is known to this service');

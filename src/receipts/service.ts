@@ -10,7 +10,7 @@ import { ciResponseOf } from './ci-result.js';
 import type { OidcVerifier } from './ci-identity/oidc.js';
 import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
 import type { Signer } from './signer.js';
-import { ReceiptError, receiptNotFound } from './errors.js';
+import { ReceiptError, receiptHashNotFound, receiptNotFound } from './errors.js';
 import type { ReceiptIssuer } from './issuance.js';
 import type { KeyRingSource } from './keyring.js';
 import type {
@@ -254,7 +254,7 @@ export class ReceiptService {
    */
   async publicStatus(receiptHash: string, fromTreeSize?: number): Promise<PublicStatus> {
     const record = await this.deps.stores.receipts.findByHash(receiptHash);
-    if (!record) throw receiptNotFound();
+    if (!record) throw receiptHashNotFound();
     await this.assertIntact(record, 'status');
     const now = (this.deps.now ?? (() => new Date()))();
     const status = signedStatus(statusStatementOf(record, now), this.deps.signer);

@@ -22,7 +22,11 @@ function expectStory(out: string, dir: string): void {
   expect(out).toContain('-> REVOKED by demo-escrow');
   expect(out).toContain('-> verified false, signature verified, proof true, revoked true');
   expect(out).toContain('curl -s -X POST $URL/api/v1/verify -H "x-api-key: $KEY"');
-  for (const file of ['api-key.txt', 'notary.pem', 'issuer.pem', 'sample-deed.pdf']) {
+  // it ends with the relying party's offline check of the PDF it made
+  expect(out).toMatch(
+    /== Verify the PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx receipts verify \S+receipt-\S+\.pdf --jwks \S+ --artifact \S+\n {3}-> VERIFIED: authentic, decision ALLOW/,
+  );
+  for (const file of ['api-key.txt', 'notary.pem', 'issuer.pem', 'sample-deed.pdf', 'jwks.json']) {
     expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
   }
   const pdfs = fs.readdirSync(dir).filter((f) => f.startsWith('receipt-'));

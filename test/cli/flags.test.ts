@@ -14,10 +14,12 @@ describe('CLI flags', () => {
 
   it('still refuses a forgotten value: a string flag followed by another flag', () => {
     expect(() => flags(ctx(['--public-key', '--json']), options)).toThrow(CliError);
-    expect(() => flags(ctx(['--public-key', '--json']), options)).toThrow(/ambiguous/);
+    expect(() => flags(ctx(['--public-key', '--json']), options)).toThrow(
+      /--public-key needs a value/,
+    );
   });
 
   it('does not join a dash value to a boolean flag, and unknown flags are errors', () => {
-    expect(() => flags(ctx(['--json', '-Xy_z']), options)).toThrow(/Unknown option '-X'/);
+    expect(() => flags(ctx(['--json', '-Xy_z']), options)).toThrow(/unknown flag -X/);
   });
 });

@@ -53,7 +53,7 @@ describe('receipts log verify', () => {
     const report = JSON.parse(second.out);
     expect(report).toMatchObject({
       consistent: true,
-      trust: 'pinned by the state file',
+      trust: 'the key pinned by the state file',
       checkpoint: { treeSize: 340 },
       tiles: 5, // entries 000, 001.p/84; level 0: 000, 001.p/84; level 1: 000.p/1
     });
@@ -112,6 +112,40 @@ describe('receipts log verify', () => {
     expect(res.out).toContain(`origin     ${ctx.config.logOrigin}`);
     expect(res.out).toContain(`vkey       ${ctx.app.services.anchoring.verifierKey}`);
     expect(res.out).toContain('tree size  340');
+  });
+
+  it('log info says the same from the store as from the served log: the root as the checkpoint writes it, no placeholders', async () => {
+    const served = await run('log', 'info', '--url', prefix);
+    const stored = await runCaptured(['log', 'info'], {}, ctx.app.services);
+    expect(stored.code, stored.err).toBe(0);
+    const line = (out: string, label: string) => out.split('\n').find((l) => l.startsWith(label));
+    const checkpoint = await (await fetch(`${prefix}/checkpoint`)).text();
+    const root = checkpoint.split('\n')[2] ?? '';
+    const hex = Buffer.from(root, 'base64').toString('hex');
+    for (const out of [served.out, stored.out]) {
+      expect(line(out, 'root hash')).toBe(`root hash  ${root} (hex ${hex})`);
+      expect(out).not.toMatch(/<[A-Z_]+>/);
+    }
+    for (const label of ['origin', 'vkey', 'tree size', 'root hash']) {
+      expect(line(stored.out, label)).toBe(line(served.out, label));
+    }
+    expect(line(served.out, 'checkpoint')).toBe(`checkpoint ${prefix}/checkpoint`);
+    expect(line(stored.out, 'checkpoint')).toBe(
+      `checkpoint ${ctx.config.serviceUrl}/log/checkpoint`,
+    );
+  });
+
+  it('log verify says which key the checkpoint is signed by, pinned or not, in a sentence', async () => {
+    const own = await run('log', 'verify', '--url', prefix);
+    expect(own.out.split('\n')[0]).toMatch(
+      /^PASS {2}checkpoint of \S+ at size \d+ signed by the log's own served key \(not pinned: pass --vkey or --state to pin it\)$/,
+    );
+    const vkey = ctx.app.services.anchoring.verifierKey ?? '';
+    const pinned = await run('log', 'verify', '--url', prefix, '--vkey', vkey);
+    expect(pinned.out.split('\n')[0]).toMatch(/ signed by the key pinned by --vkey$/);
+    expect(pinned.out).toMatch(
+      /PASS {2}the tree's root is the checkpoint's: \S+ \(hex [0-9a-f]{64}\)/,
+    );
   });
 
   it('says what is wrong with its flags (exit 2), or that the log cannot be read (exit 2)', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeStore } from '../../src/cli/store.js';
 import { runCaptured } from '../helpers/cli.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { ciRequest } from '../http/hostile/requests.js';
@@ -19,6 +20,8 @@ afterAll(async () => ctx.close());
 /** `receipts tenants policy --tenant <tenant> ...`, in process against the test app's store. */
 const policy = (tenant: string, ...args: string[]) =>
   runCaptured(['tenants', 'policy', '--tenant', tenant, ...args], {}, ctx.app.services);
+/** The line a command that changed the store ends with. */
+const storeLine = () => `\nstore: ${describeStore(ctx.app.services.config.store, true)}`;
 
 interface Receipt {
   policyProfile: string;
@@ -61,7 +64,8 @@ describe('tenants policy', () => {
     const set = await policy('tenant-a', '--ci-repositories', 'acme/*, other/one');
     expect(set.code, set.err).toBe(0);
     expect(set.out).toBe(
-      'tenant tenant-a may get CI receipts for acme/*, other/one only; CI profile ci-provenance-v1 (default)',
+      'tenant tenant-a may get CI receipts for acme/*, other/one only; CI profile ci-provenance-v1 (default)' +
+        storeLine(),
     );
 
     expect(await repositoryCheck('acme/widgets')).toMatchObject({ check: 'PASS' });
@@ -93,7 +97,7 @@ describe('tenants policy', () => {
     const set = await policy('tenant-p', '--ci-profile', 'ci-provenance-v2');
     expect(set.code, set.err).toBe(0);
     expect(set.out).toBe(
-      'tenant tenant-p may get CI receipts for any repository; CI profile ci-provenance-v2',
+      `tenant tenant-p may get CI receipts for any repository; CI profile ci-provenance-v2${storeLine()}`,
     );
     const pKey = await ctx.apiKey(['verify', 'read'], 'tenant-p');
     const issue = async () => (await issueCi(pKey)).receipt;
@@ -106,7 +110,8 @@ describe('tenants policy', () => {
     await policy('tenant-p', '--ci-repositories', 'acme/*');
     const unpinned = await policy('tenant-p', '--ci-profile', 'default');
     expect(unpinned.out).toBe(
-      'tenant tenant-p may get CI receipts for acme/* only; CI profile ci-provenance-v1 (default)',
+      'tenant tenant-p may get CI receipts for acme/* only; CI profile ci-provenance-v1 (default)' +
+        storeLine(),
     );
     await policy('tenant-p', '--clear');
     expect(await issue()).toMatchObject({ policyProfile: 'ci-provenance-v1' });

@@ -5,7 +5,7 @@ import { ignoreRules } from './image.js';
 /** The build context .dockerignore leaves for the Docker image (matched like Docker does). */
 
 describe('.dockerignore', () => {
-  it.each(['node_modules', 'dist', 'data', '.git', '.env', 'coverage', 'npm-debug.log'])(
+  it.each(['node_modules', 'dist', 'data', '.git', '.env', 'secrets', 'coverage', 'npm-debug.log'])(
     'leaves %s out of the build context',
     (file) => {
       expect(ignored(ignoreRules, file)).toBe(true);

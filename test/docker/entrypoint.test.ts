@@ -154,6 +154,16 @@ describe.runIf(process.platform === 'linux' && hasFlock)('the entrypoint script'
     expect(fs.existsSync(app.dataDir)).toBe(false);
   });
 
+  it('leaves DATA_DIR alone with PostgreSQL named by a secret file (DATABASE_URL_FILE)', () => {
+    const app = fakeApp();
+    const result = runEntrypoint(app, defaultCmd(), {
+      DATABASE_URL_FILE: '/run/secrets/database_url',
+    });
+    expect(result.status).toBe(0);
+    expect(app.logged()).toHaveLength(3);
+    expect(fs.existsSync(app.dataDir)).toBe(false);
+  });
+
   it.runIf(process.getuid?.() !== 0)('explains an unwritable DATA_DIR', () => {
     const app = fakeApp();
     fs.mkdirSync(app.dataDir, { mode: 0o500 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { workflowRunPayload } from './fixtures.js';
 import {
@@ -72,6 +73,11 @@ describe('workflow_run.completed', () => {
       details_url: `${PUBLIC_URL}/verify?hash=${encodeURIComponent(record?.receipt.receiptHash ?? '')}`,
       output: { title: 'Provenance verified (ALLOW)' },
     });
+    // docs/github-app.md says where Details leads: keep it true
+    const doc = fs.readFileSync(new URL('../../docs/github-app.md', import.meta.url), 'utf8');
+    expect(doc).toContain(
+      '_Details_ link opens the public verify page for the receipt\n(`<PUBLIC_URL>/verify?hash=<receipt hash>`)',
+    );
     const summary = body.output.summary;
     expect(summary).toContain('**Decision:** ALLOW');
     expect(summary).toContain('**Reasons:** none');

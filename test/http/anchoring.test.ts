@@ -8,6 +8,7 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '../../src/anchoring/index.js';
+import { pendingNote } from '../../src/http/routes/anchoring.js';
 import { createServices } from '../../src/services.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
@@ -49,7 +50,14 @@ describe('POST /anchor/:id', () => {
     const issued = await issue();
     const pending = await anchor(issued.receiptId);
     expect(pending.statusCode).toBe(200);
-    expect(pending.json()).toEqual({ status: 'PENDING' });
+    // it says what happens next and when (the test app seals only on demand)
+    expect(pending.json()).toEqual({
+      status: 'PENDING',
+      note: 'not in the log yet: this service seals the log only on demand (ANCHOR_INTERVAL_MS=0), when an operator runs `receipts anchor run`; then POST /anchor/{receiptId} again for the inclusion proof',
+    });
+    expect(pendingNote(60_000)).toBe(
+      'not in the log yet: the log is sealed into a new signed checkpoint every 60 s, so within 60 s; then POST /anchor/{receiptId} again for the inclusion proof',
+    );
 
     await issue(); // a second leaf so the proof is not trivial
     const sealed = await ctx.app.services.anchoring.sealAll();

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
-import { createTestContext, ed25519Pem, type TestContext } from '../helpers/context.js';
+import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
@@ -10,7 +13,11 @@ let notary: Notary;
 const issuerPem = ed25519Pem();
 
 beforeAll(async () => {
-  ctx = await createTestContext({ PUBLIC_URL: 'https://receipts.example.com' });
+  ctx = await createTestContext({
+    PUBLIC_URL: 'https://receipts.example.com',
+    ISSUER_NAME: 'Lone Star Title & Escrow',
+    PDF_TIME_ZONE: 'America/Chicago',
+  });
   key = await ctx.apiKey(['verify', 'read', 'revoke']);
   notary = await registerNotary(ctx.repos);
   await ctx.repos.issuers.add({
@@ -49,7 +56,7 @@ describe('GET /receipt/:id/pdf', () => {
     const { compact } = await pdfOf(issued.receiptId);
     for (const expected of [
       issued.receiptId,
-      'clean',
+      'Verificationpassed',
       'ALLOW',
       'ron-standard-v1',
       issued.receiptHash,
@@ -72,7 +79,7 @@ describe('GET /receipt/:id/pdf', () => {
     expect(issued.decision).toBe('BLOCK');
     const { compact } = await pdfOf(issued.receiptId);
     for (const expected of [
-      'failure',
+      'Verificationfailed',
       'BLOCK',
       'FAIL',
       'property.jurisdiction',
@@ -114,6 +121,60 @@ describe('GET /receipt/:id/pdf', () => {
       (await ctx.app.inject({ url: '/api/v1/receipt/zzz/pdf', headers: { 'x-api-key': key } }))
         .statusCode,
     ).toBe(400);
+  });
+});
+
+/** The text of pages `first` to `last` as pdftotext (poppler) extracts it, in layout. */
+function pdftotext(pdf: Buffer, first: number, last = first): string {
+  const file = path.join(tempDir('pdf-text-'), 'receipt.pdf');
+  fs.writeFileSync(file, pdf);
+  return execFileSync(
+    'pdftotext',
+    ['-layout', '-f', String(first), '-l', String(last), file, '-'],
+    {
+      encoding: 'utf8',
+    },
+  );
+}
+
+describe('the PDF reads like a document for people (pdftotext)', () => {
+  it('first page: issuer, the verdict in words, the property as an address, local and UTC times; machine identifiers on the technical page', async () => {
+    const issued = await issue(validRequest(notary));
+    const res = await ctx.app.inject({
+      url: `/api/v1/receipt/${issued.receiptId}/pdf`,
+      headers: { 'x-api-key': key },
+    });
+    const first = pdftotext(res.rawPayload, 1);
+    const lines = first
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(lines[0]).toMatch(/^Lone Star Title & Escrow\s+PDF made /);
+    expect(lines[1]).toBe('Verification Receipt');
+    expect(first).toMatch(new RegExp(`Receipt ID\\s+${issued.receiptId}`));
+    // created in UTC, shown in Chicago time with the UTC time beside it
+    const stored = await ctx.app.inject({
+      url: `/api/v1/receipt/${issued.receiptId}`,
+      headers: { 'x-api-key': key },
+    });
+    const created = new Date(stored.json().receipt.createdAt as string);
+    const utc = `${created.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+    expect(first).toMatch(
+      new RegExp(`Issued\\s+\\d{1,2} \\w+ \\d{4} at \\d\\d:\\d\\d \\(America/Chicago\\); ${utc}`),
+    );
+    expect(first).toContain('Verification passed');
+    expect(first).toMatch(/Decision ALLOW/);
+    expect(first).not.toMatch(/\bclean\b/);
+    // the property as an address block: one line each
+    expect(first).toMatch(/Property\s+Parcel R-100-200\n\s+Travis County\n\s+TX\n/);
+    expect(first).toContain('Scan: verify page');
+    // no hashes, signatures or log formats on the first page
+    expect(first).not.toMatch(/sha256:|rfc9162|EdDSA|kid/i);
+    const technical = pdftotext(res.rawPayload, 2, 99);
+    expect(technical).toMatch(/^\s*Technical details/);
+    expect(technical.replace(/\s+/g, '')).toContain(issued.receiptHash as string);
+    expect(technical).toContain('Document hash');
+    expect(technical).toContain('SIGNING KEY ID');
   });
 });
 

@@ -78,6 +78,8 @@ describe('GET /status/{receiptHash}', () => {
     const unknown = await status(`sha256:${'a'.repeat(64)}`);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toBe('receipt_not_found');
+    // no key is involved: the answer speaks of the hash, not of what a key may see
+    expect(unknown.json().message).toBe('no receipt with that hash is known to this service');
     for (const bad of ['abc', `sha256:${'A'.repeat(64)}`, `${'a'.repeat(64)}`]) {
       const res = await status(bad);
       expect(res.statusCode, bad).toBe(400);

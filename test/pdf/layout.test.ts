@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable, wrapMono, wrapShell } from '../../src/pdf/layout.js';
+import { localAndUtc, printable, wrapMono, wrapShell } from '../../src/pdf/layout.js';
 
 describe('pdf layout helpers', () => {
   it('wrapMono breaks at spaces and hard-splits tokens longer than a line', () => {
@@ -24,5 +24,14 @@ describe('pdf layout helpers', () => {
   it('printable keeps Latin-1 and WinAnsi punctuation and replaces the rest', () => {
     expect(printable('Zoë – “ok” €5')).toBe('Zoë – “ok” €5');
     expect(printable('日本\tx ✓')).toBe('?? x ?');
+  });
+
+  it('localAndUtc: local time in the named zone with UTC beside; UTC alone in UTC', () => {
+    const at = '2025-07-04T17:05:09.123Z';
+    expect(localAndUtc(at, 'America/Chicago')).toBe(
+      '4 July 2025 at 12:05 (America/Chicago); 2025-07-04 17:05:09 UTC',
+    );
+    expect(localAndUtc(at, 'UTC')).toBe('2025-07-04 17:05:09 UTC');
+    expect(localAndUtc('not a time', 'UTC')).toBe('not a time');
   });
 });

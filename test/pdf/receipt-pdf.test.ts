@@ -1,5 +1,6 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
+import { reasonText } from '@verification-receipts/verify';
 import { PDF_TEXT_MAX_CHARS, PDF_TEXT_MAX_LINES } from '../../src/pdf/layout.js';
 import { renderReceiptPdf } from '../../src/pdf/receipt-pdf.js';
 import type { ReceiptView } from '../../src/receipts/types.js';
@@ -90,7 +91,14 @@ describe('renderReceiptPdf', () => {
     expect(out.title).toBe(`Verification Receipt ${view.receipt.receiptId}`);
     expect(out.text).toContain('Verification Receipt');
     expect(out.text).toContain(view.receipt.receiptId);
-    expect(out.text).toContain('clean');
+    // plain words on the first page, the machine identifiers on the technical page after it
+    const first = out.pages[0]?.map((l) => l.str).join('\n') ?? '';
+    expect(first).toContain('Verification passed');
+    expect(first).toContain(`Verification receipt service at ${view.serviceUrl}`);
+    expect(first).not.toContain('clean');
+    expect(strip(first)).not.toContain(HASH);
+    expect(first).not.toContain(KID);
+    expect(out.pages[1]?.[0]?.str).toBe('Technical details');
     expect(out.text).toContain('ALLOW');
     expect(out.text).not.toContain('REVOKED');
     expect(out.text).toContain('ron-standard-v2');
@@ -113,8 +121,11 @@ describe('renderReceiptPdf', () => {
   it('renders a BLOCK / failure receipt with FAIL checks, reasons and no signature', async () => {
     const view = blockedView();
     const { out } = await render(view);
-    expect(out.text).toContain('failure');
+    expect(out.text).toContain('Verification failed');
     expect(out.text).toContain('BLOCK');
+    // each reason in words on the first page, its label on the technical page
+    const first = strip(out.pages[0]?.map((l) => l.str).join('') ?? '');
+    for (const reason of view.receipt.reasons) expect(first).toContain(strip(reasonText(reason)));
     expect(out.text).not.toContain('REVOKED');
     expect(out.text).toContain('ci-release-gate');
     for (const status of ['FAIL', 'WARN', 'PASS']) expect(out.text).toContain(status);
@@ -152,12 +163,12 @@ describe('renderReceiptPdf', () => {
     const view = manyChecksView();
     const { out } = await render(view);
     expect(out.pages.length).toBeGreaterThan(1);
-    expect(out.text).toContain('compliance_gap');
+    expect(out.text).toContain('Needs review');
     expect(out.text).toContain('FLAG');
     for (const check of view.receipt.checks) expect(out.text).toContain(check.checkId);
     const lastCheckPage = out.pages.findIndex((lines) => lines.some((l) => l.str === 'check_60'));
     expect(lastCheckPage).toBeGreaterThan(0);
-    expect(out.pages.at(-1)?.map((l) => l.str)).toContain('How to re-verify');
+    expect(out.pages.at(-1)?.map((l) => l.str)).toContain('WITH AN API KEY');
     // Details over the drawing limit are cut with a visible marker.
     const shown = LONG_DETAILS.slice(0, PDF_TEXT_MAX_CHARS);
     const hidden = LONG_DETAILS.length - PDF_TEXT_MAX_CHARS;
@@ -209,8 +220,24 @@ describe('renderReceiptPdf', () => {
     if (view.receipt.subject.kind === 'ci-workflow-run') view.receipt.subject.summary = summary;
     const { out } = await render(view);
     expect(bodyText(out, [])).toContain(strip(summary.slice(0, PDF_TEXT_MAX_CHARS)));
-    expect(out.text).toContain('How to re-verify');
+    expect(out.text).toContain('How to check this receipt');
     expectFooters(out, view.receipt.receiptId);
+  });
+
+  it('names the issuer and shows times in the local zone with UTC beside', async () => {
+    const view = cleanView();
+    const pdf = await renderReceiptPdf(view, {
+      generatedAt: GENERATED_AT,
+      issuerName: 'Lone Star Title & Escrow',
+      timeZone: 'America/Chicago',
+    });
+    const out = await extract(pdf);
+    expect(out.pages[0]?.[0]?.str).toBe('Lone Star Title & Escrow');
+    expect(out.text).toContain(
+      `PDF made 14 March 2025 at 10:12 (America/Chicago); 2025-03-14 15:12:00 UTC`,
+    );
+    const created = new Date(view.receipt.createdAt).toISOString().slice(0, 19).replace('T', ' ');
+    expect(out.text).toMatch(new RegExp(`\\(America/Chicago\\); ${created} UTC`));
   });
 
   it('is reproducible for the same view and generatedAt', async () => {

@@ -1,25 +1,21 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { parseVerifierKey, type VerifierKey } from '@verification-receipts/verify/log';
-import { CliError, flags, withServices, type CliIo, type Command } from '../context.js';
+import {
+  CliError,
+  flags,
+  HelpRequested,
+  parseFlags,
+  withServices,
+  type CliIo,
+  type Command,
+} from '../context.js';
+import { commandHelp, HELP } from '../help.js';
 import { parseCosignerKey } from '../../anchoring/witness/cosignature.js';
 import { auditLog, type SeenCheckpoint } from '../log-monitor/audit.js';
 import { httpLogSource, LogFetchError, type LogSource } from '../log-monitor/source.js';
 
-export const LOG_VERIFY_USAGE = `usage: receipts log verify --url PREFIX [--vkey VKEY | --vkey-file FILE] [--witness VKEY]... [--state FILE] [--api-key KEY] [--json]
-
-  --url        the log's URL prefix, e.g. https://receipts.example/log (the service's, or a mirror's)
-  --vkey       pin the log's note verifier key (<origin>+<id>+<key>, see \`receipts log info\`)
-  --vkey-file  the same, read from a file
-  --witness    require a valid cosignature by this witness (its Ed25519 cosigner vkey; repeatable)
-  --state      remember the checkpoint between runs: each run must extend the last one seen
-               (the pinned key is remembered too)
-  --api-key    for a log served with LOG_PUBLIC=false (a read-scoped key)
-  --json       one JSON object instead of lines
-
-Reads the checkpoint and every tile, recomputes the tree from the entries, checks the signature,
-the root and consistency with the state file. Exit 0 consistent, 1 inconsistent (the reason is
-printed), 2 bad usage or the log could not be read.`;
+const LOG_URL_HINT =
+  'check the URL (a service serves its log under /log, e.g. http://localhost:3000/log) and that the service runs';
 
 interface State extends SeenCheckpoint {
   vkey: string;
@@ -74,26 +70,15 @@ function readFile(file: string): string {
   }
 }
 
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      strict: true,
-      options: {
-        url: { type: 'string' },
-        vkey: { type: 'string' },
-        'vkey-file': { type: 'string' },
-        state: { type: 'string' },
-        witness: { type: 'string', multiple: true },
-        'api-key': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    }).values;
-  } catch (err) {
-    throw new CliError((err as Error).message);
-  }
-}
+export const LOG_VERIFY_OPTIONS = {
+  url: { type: 'string' },
+  vkey: { type: 'string' },
+  'vkey-file': { type: 'string' },
+  state: { type: 'string' },
+  witness: { type: 'string', multiple: true },
+  'api-key': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
 
 /**
  * `receipts log verify`: a monitor. Needs no configuration, store or key of the service: only
@@ -103,13 +88,10 @@ export async function logVerifyCommand(
   args: string[],
   io: CliIo,
   source: (url: string, apiKey?: string) => LogSource = httpLogSource,
+  help = false,
 ): Promise<number> {
   try {
-    const values = parse(args);
-    if (values.help) {
-      io.out(LOG_VERIFY_USAGE);
-      return 0;
-    }
+    const { values } = parseFlags(args, LOG_VERIFY_OPTIONS, { help, positionals: false });
     if (!values.url || !/^https?:\/\//.test(values.url))
       throw new CliError('--url PREFIX (http or https) is required');
     const url = values.url.replace(/\/+$/, '');
@@ -132,11 +114,19 @@ export async function logVerifyCommand(
     report(io, result, trust.pinned, state, values.json ?? false);
     return result.ok ? 0 : 1;
   } catch (err) {
-    if (err instanceof CliError || err instanceof LogFetchError || err instanceof TypeError) {
+    if (err instanceof HelpRequested) {
+      io.out(commandHelp('log verify', err.options));
+      return 0;
+    }
+    if (err instanceof LogFetchError) {
       io.err(`error: ${err.message}`);
-      if (err instanceof CliError && /required|Unknown option|argument/.test(err.message)) {
-        io.err(LOG_VERIFY_USAGE);
-      }
+      io.err(LOG_URL_HINT);
+      return 2;
+    }
+    if (err instanceof CliError) {
+      io.err(`error: ${err.message}`);
+      io.err(err.hint ?? 'run `receipts log verify --help` for every flag and an example');
+      if (err.exitCode === 2) io.err(`usage: receipts ${HELP['log verify']?.usage ?? ''}`);
       return 2;
     }
     throw err;
@@ -151,8 +141,8 @@ function report(
   json: boolean,
 ): void {
   const trust = pinned
-    ? `pinned by ${pinned}`
-    : "the log's own key (not pinned: pass --vkey or --state)";
+    ? `the key pinned by ${pinned}`
+    : "the log's own served key (not pinned: pass --vkey or --state to pin it)";
   if (json) {
     io.out(JSON.stringify({ consistent: result.ok, trust, ...result }));
     return;
@@ -163,15 +153,26 @@ function report(
     return;
   }
   const c = result.checkpoint;
-  io.out(`PASS  checkpoint of ${c.origin} at size ${c.treeSize} signed by the key ${trust}`);
+  io.out(`PASS  checkpoint of ${c.origin} at size ${c.treeSize} signed by ${trust}`);
   io.out(
     `PASS  ${c.treeSize} entries and ${result.tiles} tiles read; every tile matches the entries`,
   );
-  io.out(`PASS  the tree's root is the checkpoint's (${c.rootHash})`);
+  io.out(`PASS  the tree's root is the checkpoint's: ${rootText(c.rootHash)}`);
   if (result.cosigners.length > 0) io.out(`PASS  cosigned by ${result.cosigners.join(', ')}`);
   if (previous)
     io.out(`PASS  extends size ${previous.treeSize} seen before (same root at that size)`);
   io.out('log consistent');
+}
+
+/**
+ * A root hash as the checkpoint writes it (C2SP signed-note body: standard base64), with its hex
+ * in parentheses; from `sha256:<hex>` (the store's wire form) or base64 (a served checkpoint).
+ */
+export function rootText(root: string): string {
+  const bytes = root.startsWith('sha256:')
+    ? Buffer.from(root.slice('sha256:'.length), 'hex')
+    : Buffer.from(root, 'base64');
+  return `${bytes.toString('base64')} (hex ${bytes.toString('hex')})`;
 }
 
 /** `receipts log info [--url PREFIX]`: the log's identity, from the store or a served log. */
@@ -180,8 +181,11 @@ export const logInfoCommand: Command = async (ctx) => {
   if (values.url) {
     const url = values.url.replace(/\/+$/, '');
     const source = httpLogSource(url);
-    const vkey = await source.vkey();
-    const checkpoint = await source.checkpoint();
+    const read = async () => ({ vkey: await source.vkey(), checkpoint: await source.checkpoint() });
+    const { vkey, checkpoint } = await read().catch((err: unknown) => {
+      if (!(err instanceof LogFetchError)) throw err;
+      throw new CliError(err.message, 1, LOG_URL_HINT);
+    });
     const [origin, size, root] = checkpoint.split('\n');
     printInfo(ctx, { origin, vkey, treeSize: size, rootHash: root, prefix: url });
     return;
@@ -194,15 +198,15 @@ export const logInfoCommand: Command = async (ctx) => {
       return {
         origin: services.anchoring.origin,
         vkey: services.anchoring.verifierKey,
-        treeSize: latest ? String(latest.treeSize) : '0 (no checkpoint yet)',
+        treeSize: latest ? String(latest.treeSize) : '0 (nothing anchored yet)',
         rootHash: latest?.rootHash,
-        prefix: ctx.config.publicUrl ? `${ctx.config.publicUrl}/log` : '<PUBLIC_URL>/log',
+        prefix: `${ctx.config.serviceUrl}/log`,
       };
     },
     { loadScreening: false },
   );
   if (!info.vkey)
-    throw new CliError('no signing key: the log has no verifier key (SIGNING_DISABLED)');
+    throw new CliError('no signing key: the log has no verifier key (SIGNING_DISABLED)', 1);
   printInfo(ctx, info);
 };
 
@@ -210,6 +214,7 @@ function printInfo(io: CliIo, info: Record<string, string | undefined>): void {
   io.out(`origin     ${info.origin ?? ''}`);
   io.out(`vkey       ${info.vkey ?? ''}`);
   io.out(`tree size  ${info.treeSize ?? ''}`);
-  io.out(`root hash  ${info.rootHash ?? ''}`);
-  io.out(`tiles      ${info.prefix ?? ''}/checkpoint, ${info.prefix ?? ''}/tile/<L>/<N>[.p/<W>]`);
+  io.out(`root hash  ${info.rootHash ? rootText(info.rootHash) : 'none yet'}`);
+  io.out(`checkpoint ${info.prefix ?? ''}/checkpoint`);
+  io.out(`tiles      under ${info.prefix ?? ''}/tile/ (the c2sp.org/tlog-tiles layout)`);
 }

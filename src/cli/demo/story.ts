@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { main as verifyReceipt } from '@verification-receipts/verify/cli';
 import { signRevocation } from '../../receipts/revocation.js';
 import type { CliIo } from '../context.js';
 import { DEMO_ISSUER, demoRequests, writeRequest, type DemoMaterial } from './material.js';
@@ -80,7 +81,7 @@ async function reverify(story: Story, id: string, title: string): Promise<void> 
   );
 }
 
-async function pdf(story: Story, id: string): Promise<void> {
+async function pdf(story: Story, id: string): Promise<string> {
   const file = path.join(story.material.dir, `receipt-${id}.pdf`);
   step(
     story,
@@ -92,6 +93,31 @@ async function pdf(story: Story, id: string): Promise<void> {
     throw new Error(`PDF answered ${answer.status}`);
   fs.writeFileSync(file, Buffer.from(answer.bytes as ArrayBuffer), { mode: 0o644 });
   story.io.out(`   -> ${file}`);
+  return file;
+}
+
+/**
+ * The relying party's check of the PDF, offline: the verifier package (what `receipts verify`
+ * and `npx @verification-receipts/verify` run) with the service's public keys saved to a file,
+ * and the deed itself. Offline it cannot see the revocation made since: `--online` would.
+ */
+async function verifyOffline(story: Story, file: string): Promise<void> {
+  const jwks = path.join(story.material.dir, 'jwks.json');
+  const deed = path.join(story.material.dir, 'sample-deed.pdf');
+  step(
+    story,
+    'Verify the PDF offline, as whoever relies on it would (no key, no service)',
+    `curl -s $URL/.well-known/jwks.json -o ${jwks} && npx receipts verify ${file} --jwks ${jwks} --artifact ${deed}`,
+  );
+  const keys = await fetch(`${story.url}/.well-known/jwks.json`);
+  if (!keys.ok) throw new Error(`GET /.well-known/jwks.json answered ${keys.status}`);
+  fs.writeFileSync(jwks, await keys.text(), { mode: 0o644 });
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  const code = await verifyReceipt([file, '--jwks', jwks, '--artifact', deed], io);
+  if (code !== 0) throw new Error(`the offline check of ${file} failed:\n${lines.join('\n')}`);
+  story.io.out(`   -> ${lines.at(-1) ?? ''}`);
+  story.io.out('      (offline it cannot see the revocation since; add --online $URL to ask)');
 }
 
 async function anchor(story: Story, id: string): Promise<void> {
@@ -147,13 +173,13 @@ export async function tellStory(story: Story): Promise<void> {
   expectOk(await call(story, 'GET', `/api/v1/receipt/${allow}`), 'GET /receipt/{id}');
   story.io.out('   -> the signed receipt and its canonical form');
   await reverify(story, allow, 'Re-verify it later (hash, signature, revocation, anchor)');
-  await pdf(story, allow);
+  const file = await pdf(story, allow);
   await anchor(story, allow);
   await revoke(story, allow);
   await reverify(story, allow, 'Re-verify after revocation');
+  await verifyOffline(story, file);
   io.out('');
   io.out(
-    `Files: ${material.dir} (api-key.txt, notary.pem, notary.pub.pem, issuer.pem, sample-deed.pdf, *-request.json, the receipt PDF)`,
+    `Files: ${material.dir} (api-key.txt, notary.pem, notary.pub.pem, issuer.pem, sample-deed.pdf, *-request.json, jwks.json, the receipt PDF)`,
   );
-  io.out('Public keys to verify receipts offline: $URL/.well-known/jwks.json');
 }

@@ -22,6 +22,19 @@ const ConsistencyQuery = z.object({
   to: z.coerce.number().int().min(1).describe('Larger tree size (a published checkpoint)'),
 });
 
+/**
+ * What a PENDING answer means and when to ask again: the sealer adds pending receipts to a new
+ * signed checkpoint every ANCHOR_INTERVAL_MS, or only when an operator runs it (0).
+ */
+export function pendingNote(intervalMs: number): string {
+  const then = 'then POST /anchor/{receiptId} again for the inclusion proof';
+  if (intervalMs <= 0) {
+    return `not in the log yet: this service seals the log only on demand (ANCHOR_INTERVAL_MS=0), when an operator runs \`receipts anchor run\`; ${then}`;
+  }
+  const every = intervalMs % 1000 === 0 ? `${intervalMs / 1000} s` : `${intervalMs} ms`;
+  return `not in the log yet: the log is sealed into a new signed checkpoint every ${every}, so within ${every}; ${then}`;
+}
+
 /** POST /anchor/:id, GET /log/checkpoint, GET /log/consistency. */
 export default async function anchoringRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -35,8 +48,15 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       params: ReceiptIdParams,
       response: { 200: AnchorState, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
     },
-    handler: async (request) =>
-      app.services.receipts.anchor(principalOf(request).tenant, request.params.receiptId),
+    handler: async (request) => {
+      const state = await app.services.receipts.anchor(
+        principalOf(request).tenant,
+        request.params.receiptId,
+      );
+      return state.status === 'PENDING' && !state.note
+        ? { ...state, note: pendingNote(app.services.config.anchorIntervalMs) }
+        : state;
+    },
   });
 
   app.get('/log/checkpoint', {

@@ -25,7 +25,8 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
     config: { scope: 'read', cpuHeavy: true },
     schema: {
       tags: ['lifecycle'],
-      summary: 'Re-check a stored receipt: integrity, signature, revocation, anchor proof',
+      summary:
+        'Re-check a stored receipt (issues nothing): integrity, signature, revocation, anchor proof',
       security: [{ apiKey: [] }],
       params: ReceiptIdParams,
       response: { 200: VerificationStatus, ...errorResponses(400, 401, 403, 404, 429, 503) },

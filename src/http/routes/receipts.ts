@@ -26,7 +26,13 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
     config: { scope: 'verify', cpuHeavy: true },
     schema: {
       tags: ['receipts'],
-      summary: 'Verify an artifact and issue a signed receipt',
+      summary: 'Issue a receipt: run the checks on a document and sign the decision',
+      description:
+        'The "verify" that creates receipts. To re-check a stored receipt use POST ' +
+        '/api/v1/receipt/{receiptId}/verify; to check a receipt you were given, with no key, ' +
+        'use the /verify page or `npx @verification-receipts/verify`. The example is the request ' +
+        'for docs/sample-deed.pdf, sealed by the sample notary N-1: register its key ' +
+        '(docs/examples/sample-notary.pub.pem) for your tenant to get an ALLOW.',
       security: [{ apiKey: [] }],
       body: VerificationRequest,
       response: { 200: VerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },

@@ -3,11 +3,12 @@ import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.
 import healthRoutes from './health.js';
 import jwksRoutes from './jwks.js';
 import pdfCertRoutes from './pdf-cert.js';
+import landingRoutes from './landing.js';
 import verifyPageRoutes from './verify-page.js';
 
 /**
  * The routes anyone may call without a key besides /status and /log/ (which have limits of their
- * own): probes, the JWK Set and the browser verifier. Each answers a per-address limit
+ * own): probes, the JWK Set, the browser verifier and the landing page at /. Each answers a per-address limit
  * (RATE_LIMIT_MAX per window, `request.ip` as TRUST_PROXY decides), so no address can make the
  * service ask its store without bound. Probes at one a second stay well under it.
  */
@@ -20,4 +21,5 @@ export default async function unauthenticatedRoutes(
   await app.register(jwksRoutes);
   await app.register(pdfCertRoutes);
   await app.register(verifyPageRoutes);
+  await app.register(landingRoutes);
 }
