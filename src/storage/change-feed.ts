@@ -39,6 +39,8 @@ export class ChangeFeed {
   private readonly listeners = new Set<(table: CachedTable | '*') => void>();
   private client: ListeningClient | undefined;
   private closed = false;
+  /** The schema the store's tables are in (PostgreSQL's current_schema()), once listening. */
+  private schema: string | undefined;
   /** Caches may serve entries only while this is true. */
   live: boolean;
 
@@ -58,8 +60,16 @@ export class ChangeFeed {
     for (const fn of this.listeners) fn(table);
   }
 
+  /**
+   * A notification's payload is `<schema>.<table>` (migration 021; a bare table name from a
+   * replica not yet migrated counts as this schema's). The channel is one per database: a change
+   * in another schema is another deployment's.
+   */
   private notified(payload: string | undefined): void {
-    this.announce((payload as CachedTable | undefined) ?? '*');
+    if (!payload) return this.announce('*');
+    const dot = payload.lastIndexOf('.');
+    if (dot >= 0 && this.schema !== undefined && payload.slice(0, dot) !== this.schema) return;
+    this.announce(payload.slice(dot + 1) as CachedTable);
   }
 
   /** Starts listening; resolves once listening (or, for PostgreSQL, failed and retrying). */
@@ -71,6 +81,7 @@ export class ChangeFeed {
       return;
     }
     try {
+      this.schema ??= await this.currentSchema();
       const client = (await this.knex.client.acquireRawConnection()) as ListeningClient;
       const lost = () => this.lost(client);
       client.on('error', lost);
@@ -86,6 +97,16 @@ export class ChangeFeed {
     } catch {
       this.retry();
     }
+  }
+
+  /** The schema unqualified names resolve to on the pool's connections (DATABASE_SCHEMA's search_path). */
+  private async currentSchema(): Promise<string> {
+    const result = (await this.knex.raw('select current_schema() as schema')) as {
+      rows: { schema: string }[];
+    };
+    const schema = result.rows[0]?.schema;
+    if (!schema) throw new Error('no current schema');
+    return schema;
   }
 
   private lost(client: ListeningClient): void {

@@ -19,6 +19,7 @@ import * as m017 from './017_oidc_token_uses.js';
 import * as m018 from './018_signing_keys_notify.js';
 import * as m019 from './019_receipt_pdfs.js';
 import * as m020 from './020_checkpoint_timestamps.js';
+import * as m021 from './021_change_notify_schema.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '018_signing_keys_notify': m018,
   '019_receipt_pdfs': m019,
   '020_checkpoint_timestamps': m020,
+  '021_change_notify_schema': m021,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
