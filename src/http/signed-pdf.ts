@@ -21,7 +21,7 @@ export async function signedReceiptPdf(
   const state = pdfStateOf(record);
   const stored = await stores.receiptPdfs.get(record.id, state);
   if (stored && stored.receiptHash === record.receipt.receiptHash) return stored.pdf;
-  const bundle = await receipts.bundleOf(record, 'pdf');
+  const bundle = await receipts.pdfBundleOf(record, pdfSigner.certificateFingerprint);
   const rendered = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle));
   const signed = await pdfSigner.sign(rendered);
   const timestamping = pdfSigner.timestamper !== undefined;
