@@ -1,4 +1,8 @@
-import { verifyTimestampToken } from '@verification-receipts/verify/timestamp';
+import {
+  checkTimestamps,
+  logSignedNote,
+  verifyTimestampToken,
+} from '@verification-receipts/verify/timestamp';
 import { describe, expect, it } from 'vitest';
 import { SERVER_AUTH, testAuthority, TIME_STAMPING } from './forged-tokens.js';
 
@@ -52,5 +56,46 @@ describe('RFC 3161 token checks', () => {
     expect(await reasonOf(early)).toContain("outside the TSA certificate's validity");
     const late = authority.stamp(data, { nonce, validFrom: -2 * DAY, validUntil: -DAY });
     expect(await reasonOf(late)).toContain("outside the TSA certificate's validity");
+  });
+});
+
+describe('what a checkpoint token stamps', () => {
+  const logNote =
+    'example.com/log\n3\nq6urq6urq6urq6urq6urq6urq6urq6urq6urq6urq6s=\n\n— example.com/log AAAAAbcd\n';
+  // what /log/checkpoint serves once a witness has cosigned: one more signature line
+  const cosigned = `${logNote}— witness.example.org BBBBBxyz\n`;
+  const bundleWith = (token: Buffer) => ({
+    mediaType: 'application/vnd.verification-receipt.bundle+json;version=1',
+    receipt: {},
+    canonicalReceipt: '{}',
+    verificationMaterial: { publicKey: null },
+    logEntry: {
+      origin: 'example.com/log',
+      noteVerifierKey: 'example.com/log+00000000+AA',
+      leafVersion: 'rfc9162-sha256-v1',
+      logIndex: 0,
+      treeSize: 3,
+      rootHash: `sha256:${'ab'.repeat(32)}`,
+      inclusionProof: [],
+      checkpoint: cosigned,
+      timestamps: [token.toString('base64')],
+    },
+  });
+  const encode = (text: string) => new TextEncoder().encode(text);
+
+  it('is the note as the log signed it: witnesses’ cosignature lines, added later, are left out', async () => {
+    expect(logSignedNote(cosigned, 'example.com/log')).toBe(logNote);
+    const stamped = await checkTimestamps(bundleWith(authority.stamp(encode(logNote))), [
+      authority.ca,
+    ]);
+    expect(stamped.step.status, stamped.step.detail).toBe('PASS');
+    expect(stamped.earliest?.tsa).toBe('Forged Test TSA');
+  });
+
+  it('a token over the served note with its cosignature lines does not match', async () => {
+    const withCosignatures = authority.stamp(encode(cosigned));
+    const failed = await checkTimestamps(bundleWith(withCosignatures), [authority.ca]);
+    expect(failed.step.status).toBe('FAIL');
+    expect(failed.step.detail).toContain('message imprint mismatch');
   });
 });
