@@ -13,7 +13,11 @@ import type { Signer } from './signer.js';
  * Ed25519, RFC 7638 kid); its `type` keeps it from being mistaken for a receipt or a status.
  */
 export function pdfSignerEndorsement(certificate: string, signer: Signer): PdfSignerEndorsement {
-  const statement = { type: PDF_SIGNER_STATEMENT_TYPE, kid: signer.publicJwk.kid, certificate };
+  const statement: PdfSignerEndorsement['statement'] = {
+    type: PDF_SIGNER_STATEMENT_TYPE,
+    kid: signer.publicJwk.kid,
+    certificate,
+  };
   const canonicalStatement = canonicalJson(statement);
   const signature = Buffer.from(signer.sign(Buffer.from(canonicalStatement, 'utf8')));
   return {

@@ -13,7 +13,7 @@ import type { PdfSignature } from './signature.js';
 export const PDF_SIGNER_STATEMENT_TYPE = 'verification-receipt-pdf-signer/v1';
 
 export interface PdfSignerEndorsement {
-  statement: { type: string; kid: string; certificate: string };
+  statement: { type: typeof PDF_SIGNER_STATEMENT_TYPE; kid: string; certificate: string };
   /** The signed bytes: RFC 8785 form of `statement`. */
   canonicalStatement: string;
   signature: { alg: 'EdDSA'; kid: string; signature: string };
