@@ -104,12 +104,12 @@ export interface TokenOptions {
 export const TIME_STAMPING = OID.timeStamping;
 export const SERVER_AUTH = OID.serverAuth;
 
-export function testAuthority(): TestAuthority {
+export function testAuthority(name = 'Forged Test'): TestAuthority {
   const caKey = p256();
   const now = Date.now();
   const ca = certificate({
-    subject: 'Forged Test CA',
-    issuer: 'Forged Test CA',
+    subject: `${name} CA`,
+    issuer: `${name} CA`,
     key: caKey,
     issuerKey: caKey,
     serial: 1,
@@ -125,8 +125,8 @@ export function testAuthority(): TestAuthority {
       const tsaKey = p256();
       const eku = options.extKeyUsage === undefined ? [OID.timeStamping] : options.extKeyUsage;
       const tsa = certificate({
-        subject: 'Forged Test TSA',
-        issuer: 'Forged Test CA',
+        subject: `${name} TSA`,
+        issuer: `${name} CA`,
         key: tsaKey,
         issuerKey: caKey,
         serial: (serial += 1),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CHECKPOINT_TIMESTAMPS_EXAMPLE } from '../../contract/examples.js';
 import { ServiceError } from '../../errors.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -22,7 +23,7 @@ const CheckpointTimestamps = z
       }),
     ),
   })
-  .meta({ id: 'CheckpointTimestamps' });
+  .meta({ id: 'CheckpointTimestamps', example: CHECKPOINT_TIMESTAMPS_EXAMPLE });
 
 const TIMESTAMP_REPLY = 'application/timestamp-reply';
 

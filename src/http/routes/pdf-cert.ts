@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PDF_SIGNING_CERT_EXAMPLE } from '../../contract/examples.js';
 
 /**
  * GET /.well-known/pdf-signing-cert.pem: the certificate (and chain) PDF receipts are signed
@@ -16,7 +17,12 @@ export default async function pdfCertRoutes(fastify: FastifyInstance) {
         tags: ['public'],
         summary: 'The PDF signing certificate chain (PEM)',
         produces: ['application/x-pem-file'],
-        response: { 200: z.string().describe('application/x-pem-file: CERTIFICATE blocks') },
+        response: {
+          200: z
+            .string()
+            .describe('application/x-pem-file: CERTIFICATE blocks')
+            .meta({ example: PDF_SIGNING_CERT_EXAMPLE }),
+        },
       },
     },
     async (_request, reply) => {
