@@ -23,6 +23,7 @@ const FAILED: Partial<Record<string, string>> = {
   artifact: 'The document does not match this receipt',
   'status-signature': "The receipt's current status could not be confirmed",
   'log-consistency': "The service's public log does not agree with this receipt",
+  timestamps: "The receipt's independent time-stamp does not match its log checkpoint",
 };
 
 export function bannerOf(v: Verdict, qrHash?: string): Banner {
