@@ -31,7 +31,7 @@ export const UNIT_TESTS = [
   // the verifier package on recorded fixtures (pdf/bomb.test.ts spawns a child: integration)
   'packages/verify/test/verify.test.ts',
   'packages/verify/test/{cli,log}/**/*.test.ts',
-  'packages/verify/test/pdf/{attachment,text}.test.ts',
+  'packages/verify/test/pdf/{attachment,endorsement,text}.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
   'test/receipts/{canonical,policy,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',
@@ -39,6 +39,7 @@ export const UNIT_TESTS = [
   'test/files/{screening-lists,signing-key-file}.test.ts',
   // anchoring: Merkle tree, proofs, checkpoints, tiles (go-tlog.test.ts builds Go: integration)
   'test/anchoring/{checkpoint,compact-range,merkle,proofs,sealer,tile-path}.test.ts',
+  'test/timestamping/token-checks.test.ts',
   // contract, configuration, pure HTTP helpers, PDF layout and rendering
   'test/contract/base64.test.ts',
   'test/{config,bounded-body}.test.ts',

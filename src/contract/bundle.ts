@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { BUNDLE_MEDIA_TYPE, LEAF_VERSION } from '@verification-receipts/verify';
+import {
+  BUNDLE_MEDIA_TYPE,
+  LEAF_VERSION,
+  PDF_SIGNER_STATEMENT_TYPE,
+} from '@verification-receipts/verify';
 import { StoredReceipt } from './verification.js';
 
 /**
@@ -34,6 +38,20 @@ export const BundleLogEntry = z.strictObject({
     ),
 });
 
+export const PdfSignerEndorsement = z.strictObject({
+  statement: z.strictObject({
+    type: z.literal(PDF_SIGNER_STATEMENT_TYPE),
+    kid: z.string().describe('RFC 7638 thumbprint of the receipt key that endorses'),
+    certificate: Sha256Wire.describe("SHA-256 of the PDF signing certificate's DER"),
+  }),
+  canonicalStatement: z.string().describe('RFC 8785 form of statement: the signed bytes'),
+  signature: z.strictObject({
+    alg: z.literal('EdDSA'),
+    kid: z.string(),
+    signature: z.string().describe('base64url Ed25519 signature over canonicalStatement'),
+  }),
+});
+
 export const ReceiptBundle = z
   .strictObject({
     mediaType: z.literal(BUNDLE_MEDIA_TYPE),
@@ -45,6 +63,9 @@ export const ReceiptBundle = z
       publicKey: BundleKey.nullable().describe('The signing key; null for an unsigned receipt'),
     }),
     logEntry: BundleLogEntry.optional().describe('Present once the receipt is in a checkpoint'),
+    pdfSigner: PdfSignerEndorsement.optional().describe(
+      "In a PDF receipt's attached bundle: the receipt key's statement naming the certificate the PDF is signed with",
+    ),
   })
   .meta({
     id: 'ReceiptBundle',

@@ -21,7 +21,7 @@ export async function signedReceiptPdf(
   const state = pdfStateOf(record);
   const stored = await stores.receiptPdfs.get(record.id, state);
   if (stored && stored.receiptHash === record.receipt.receiptHash) return stored.pdf;
-  const bundle = await receipts.bundleOf(record, 'pdf');
+  const bundle = await receipts.pdfBundleOf(record, pdfSigner.certificateFingerprint);
   const { issuerName, pdfTimeZone } = app.services.config;
   const rendered = await renderReceiptPdf(receiptViewOf(record, app.settings.serviceUrl, bundle), {
     issuerName,

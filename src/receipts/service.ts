@@ -8,6 +8,7 @@ import { buildBundle, type ReceiptBundleOf } from './bundle.js';
 import { isServiceError, ServiceError } from '../errors.js';
 import { ciResponseOf } from './ci-result.js';
 import type { OidcVerifier } from './ci-identity/oidc.js';
+import { pdfSignerEndorsement } from './pdf-signer.js';
 import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
 import type { Signer } from './signer.js';
 import { ReceiptError, receiptHashNotFound, receiptNotFound } from './errors.js';
@@ -227,6 +228,16 @@ export class ReceiptService {
         ? { origin: anchoring.origin, noteVerifierKey: vkey, inclusion }
         : undefined;
     return buildBundle(record, key, log);
+  }
+
+  /**
+   * The bundle a PDF receipt carries: its bundle with the receipt key's endorsement of the
+   * certificate (`sha256:<hex>`) the PDF is signed with.
+   */
+  async pdfBundleOf(record: ReceiptRecord, certificate: string): Promise<ReceiptBundleOf> {
+    const bundle = await this.bundleOf(record, 'pdf');
+    const { signer } = this.deps;
+    return signer ? { ...bundle, pdfSigner: pdfSignerEndorsement(certificate, signer) } : bundle;
   }
 
   /**

@@ -19,6 +19,8 @@ export { requestTimestamp, type TsaOptions } from './client.js';
 export interface Timestamping {
   checkpoints: CheckpointTimestamper;
   signatures: SignatureTimestamper;
+  /** TSA_CERT_FILES' certificates (DER): the ones the answers are checked against. */
+  certificates: readonly Uint8Array[];
   /** Every attempt's outcome (metrics, logs); PDF ones have no tree size. */
   onOutcome(
     listener: (outcome: Omit<TimestampOutcome, 'treeSize'> & { treeSize?: number }) => void,
@@ -48,7 +50,7 @@ export function timekeepingOf(config: Config, store: TimestampStore) {
     trusted,
     timeoutMs: config.tsa.timeoutMs,
   }));
-  const timestamping = tsas.length > 0 ? createTimestamping(tsas, store) : undefined;
+  const timestamping = tsas.length > 0 ? createTimestamping(tsas, store, trusted) : undefined;
   const timekeeping: Timekeeping = {
     store,
     ...(timestamping ? { onSealed: timestamping.checkpoints.onSealed } : {}),
@@ -58,12 +60,17 @@ export function timekeepingOf(config: Config, store: TimestampStore) {
   return { timekeeping, timestamping, pdfCredentials };
 }
 
-function createTimestamping(tsas: TsaOptions[], store: TimestampStore): Timestamping {
+function createTimestamping(
+  tsas: TsaOptions[],
+  store: TimestampStore,
+  certificates: readonly Uint8Array[],
+): Timestamping {
   const checkpoints = new CheckpointTimestamper({ tsas, store });
   const listeners: Parameters<Timestamping['onOutcome']>[0][] = [];
   checkpoints.onOutcome((outcome) => listeners.forEach((l) => l(outcome)));
   return {
     checkpoints,
+    certificates,
     signatures: signatureTimestamper(tsas, (outcome) => listeners.forEach((l) => l(outcome))),
     onOutcome: (listener) => void listeners.push(listener),
     close: () => checkpoints.close(),

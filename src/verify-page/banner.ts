@@ -18,10 +18,12 @@ export const QR_MISMATCH = 'This file is not the receipt the QR code points to';
 const FAILED: Partial<Record<string, string>> = {
   format: 'This file is not a receipt this page can read',
   'pdf-binding': "The PDF's printed page and the receipt attached to it do not belong together",
+  'pdf-signature': 'The PDF file was not signed by this service, or was changed after signing',
   'key-trust': 'This receipt was not signed by this service',
   artifact: 'The document does not match this receipt',
   'status-signature': "The receipt's current status could not be confirmed",
   'log-consistency': "The service's public log does not agree with this receipt",
+  timestamps: "The receipt's independent time-stamp does not match its log checkpoint",
 };
 
 export function bannerOf(v: Verdict, qrHash?: string): Banner {

@@ -1,16 +1,19 @@
 /// <reference lib="dom" />
 import {
+  checkTimestamps,
   parseBundle,
   readBundle,
   unreadableVerdict,
   verifyBundle,
+  type PdfSignature,
+  type Step,
   type Verdict,
 } from '@verification-receipts/verify';
 import { bannerOf } from './banner.js';
 import { $ } from './dom.js';
 import { keyTrusted, renderBusy, renderVerdict } from './render.js';
 import { fetchStatus, RECEIPT_HASH, statusOfLink, type StatusInput } from './status.js';
-import { pageTrust } from './trust.js';
+import { pageTrust, pageTsaCertificates } from './trust.js';
 
 /**
  * The /verify page: the verifier package in the browser. The files never leave the page; the
@@ -23,10 +26,13 @@ interface Receipt {
   bundle: unknown;
   hash: string;
   treeSize?: number;
-  pdf?: { printed?: { text: string } };
+  pdf?: { printed?: { text: string }; signature?: PdfSignature };
+  /** The timestamps step: the bundle's tokens against the TSA certificates the page pins. */
+  timestamps?: Step;
 }
 
 const trust = pageTrust();
+const tsaCertificates = pageTsaCertificates();
 const qrHash = linkHash();
 const state: {
   receipt?: Receipt;
@@ -51,6 +57,7 @@ function evaluate(): Verdict | undefined {
   return verifyBundle(r.bundle, {
     trust,
     ...(r.pdf ? { pdf: r.pdf } : {}),
+    ...(r.timestamps ? { timestamps: r.timestamps } : {}),
     ...(state.artifact ? { artifact: state.artifact.bytes } : {}),
     ...(state.status ? { status: state.status } : {}),
   });
@@ -85,8 +92,11 @@ async function chooseReceipt(file: File): Promise<void> {
   Object.assign(state, { receipt: undefined, unreadable: undefined, status: undefined });
   state.busy = undefined;
   if (read.ok) {
-    const pdf = read.from === 'pdf' ? { printed: read.printed } : undefined;
+    const pdf =
+      read.from === 'pdf' ? { printed: read.printed, signature: read.signature } : undefined;
     state.receipt = receiptOf(read.bundle, pdf);
+    state.receipt.timestamps = await timestampsStep(read.bundle);
+    if (mine !== generation) return;
   } else {
     state.unreadable = read.reason;
   }
@@ -94,6 +104,20 @@ async function chooseReceipt(file: File): Promise<void> {
   // before it is known, so the banner never flashes a verdict that is about to change
   if (keyTrusted(evaluate())) await checkStatus();
   else show();
+}
+
+/**
+ * The bundle's RFC 3161 tokens, checked against the TSA certificates the page was served with;
+ * without any, the tokens are reported unchecked rather than trusted on their own word.
+ */
+async function timestampsStep(bundle: unknown): Promise<Step> {
+  const checked = await checkTimestamps(bundle, tsaCertificates);
+  if (tsaCertificates.length > 0 || checked.step.status !== 'SKIP') return checked.step;
+  const parsed = parseBundle(bundle);
+  const count = parsed.ok ? (parsed.bundle.logEntry?.timestamps?.length ?? 0) : 0;
+  if (count === 0) return checked.step;
+  const detail = `${count} time-stamp token(s) not checked: no pinned timestamp authority (this service publishes none)`;
+  return { ...checked.step, detail };
 }
 
 function receiptOf(bundle: unknown, pdf: Receipt['pdf'] | undefined): Receipt {

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { jwkKey, type TrustRoot } from '@verification-receipts/verify';
+import { certificatesFromPem, jwkKey, type TrustRoot } from '@verification-receipts/verify';
 import { parseVerifierKey } from '@verification-receipts/verify/log';
 import { $ } from './dom.js';
 
@@ -11,6 +11,8 @@ import { $ } from './dom.js';
 interface Inlined {
   keys?: unknown[];
   log?: { origin?: unknown; verifierKey?: unknown };
+  /** The time-stamp authorities' certificates (PEM) the service checks its tokens against. */
+  tsaCertificates?: unknown[];
 }
 
 function inlined(): Inlined {
@@ -32,4 +34,15 @@ export function pageTrust(): TrustRoot {
     trust.log = { origin, publicKey: vkey.publicKey, witnesses: [], quorum: 0 };
   }
   return trust;
+}
+
+/**
+ * The TSA certificates the page was served with: pinned as the keys are, by the page's own
+ * origin. Empty when the service publishes none; the page then checks no token.
+ */
+export function pageTsaCertificates(): Uint8Array[] {
+  const list = inlined().tsaCertificates;
+  return (Array.isArray(list) ? list : [])
+    .slice(0, 16)
+    .flatMap((pem) => (typeof pem === 'string' ? certificatesFromPem(pem) : []));
 }

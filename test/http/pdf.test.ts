@@ -2,6 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  certificateFingerprint,
+  certificatesFromPem,
+} from '@verification-receipts/verify/timestamp';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
 import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
 import { pdfText } from '../helpers/pdf-text.js';
@@ -200,7 +204,13 @@ describe('the PDF carries its bundle', () => {
       url: `/api/v1/receipt/${id}/bundle`,
       headers: { 'x-api-key': key },
     });
-    expect(bundle).toEqual(served.json());
+    // the served bundle, and the receipt key's statement naming the PDF's signing certificate
+    const { pdfSigner, ...rest } = bundle;
+    expect(rest).toEqual(served.json());
+    const pem = (await ctx.app.inject({ url: '/.well-known/pdf-signing-cert.pem' })).body;
+    const [certificate] = certificatesFromPem(pem);
+    expect(pdfSigner.statement.certificate).toBe(certificateFingerprint(certificate!));
+    expect(pdfSigner.signature.kid).toBe(bundle.receipt.receiptSignature.kid);
     const { compact } = await pdfText(pdf.rawPayload);
     expect(compact).toContain(
       `https://receipts.example.com/verify?hash=${encodeURIComponent(bundle.receipt.receiptHash)}`,

@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBundle } from '@verification-receipts/verify';
+import { generateKeyPairSync } from 'node:crypto';
+import { readBundle, verifyBundle } from '@verification-receipts/verify';
+import { selfIssuedCertificate } from '../../src/pdf/sign/certificate.js';
+import { signPdf } from '../../src/pdf/sign/pades.js';
+import { jwksKeys } from '../verifier/helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
 import { openssl, opensslCmsVerify, pdfsig, qpdfCheck, signatureOf } from '../helpers/pades.js';
@@ -161,3 +165,74 @@ describe('PAdES signature of PDF receipts', () => {
     expect(subject).toContain('O = Example Title Co');
   });
 });
+
+/** The PDF as rendered, before the signature's incremental update. */
+function unsigned(pdf: Buffer): Buffer {
+  const eof = pdf.indexOf('%%EOF', 0, 'latin1');
+  expect(eof).toBeGreaterThan(0);
+  return pdf.subarray(0, eof + '%%EOF\n'.length);
+}
+
+async function verdictOf(pdf: Buffer) {
+  const read = await readBundle(new Uint8Array(pdf));
+  if (!read.ok) throw new Error(read.reason);
+  const verdict = verifyBundle(read.bundle, {
+    trust: { keys: await jwksKeys(ctx) },
+    pdf: { ...(read.printed ? { printed: read.printed } : {}), signature: read.signature },
+  });
+  return { verdict, step: verdict.steps.find((s) => s.id === 'pdf-signature') };
+}
+
+describe('the receipt key endorses the PDF signing certificate', () => {
+  it("the verifier links the PDF's signer to a pinned receipt key", async () => {
+    const { verdict, step } = await verdictOf(await pdfOf(await issue()));
+    expect(step?.status, step?.detail).toBe('PASS');
+    expect(step?.detail).toContain('Example Title Co PDF receipts');
+    expect(verdict.authentic).toBe(true);
+  });
+
+  it('a PDF signed with another certificate is refused, one without a signature is reported', async () => {
+    const signed = await pdfOf(await issue());
+    const bare = unsigned(signed);
+    const skipped = await verdictOf(bare);
+    expect(skipped.step?.status).toBe('SKIP');
+    expect(skipped.step?.detail).toContain('no PAdES signature');
+
+    const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const chain = [selfIssuedCertificate(privateKey, 'Example Title Co')];
+    const other = await signPdf(bare, { privateKey, chain });
+    expectValidWith(other.pdf, chain); // a valid signature, by a look-alike certificate
+    const refused = await verdictOf(other.pdf);
+    expect(refused.step?.status).toBe('FAIL');
+    expect(refused.step?.detail).toContain('not the certificate the receipt key endorses');
+    expect(refused.verdict.verdict).toBe('rejected');
+    expect(refused.verdict.failedStep).toBe('pdf-signature');
+  });
+
+  it('a signed PDF changed after signing, or with bytes appended, is refused', async () => {
+    const pdf = await pdfOf(await issue());
+    const appended = Buffer.concat([pdf, Buffer.from('% appended\n', 'latin1')]);
+    const tail = await verdictOf(appended);
+    expect(tail.step?.status).toBe('FAIL');
+    expect(tail.step?.detail).toContain('changed after it was signed');
+    // a byte inside the signed range, outside the attachment and the page text: the /M date
+    const at = pdf.indexOf('/M (D:', 0, 'latin1') + 8;
+    const changed = await verdictOf(flipped(pdf, at));
+    expect(changed.step?.status).toBe('FAIL');
+    expect(changed.step?.detail).toContain('message digest does not match');
+    // the signature value itself (outside the signed range): its last byte, as hex in /Contents
+    const { byteRange, cms } = signatureOf(pdf);
+    const last = (byteRange[1] ?? 0) + 1 + 2 * (cms.length - 1);
+    const forged = Buffer.from(pdf);
+    forged.write(((cms.at(-1) ?? 0) ^ 1).toString(16).padStart(2, '0'), last, 'latin1');
+    const bad = await verdictOf(forged);
+    expect(bad.step?.status).toBe('FAIL');
+    expect(bad.step?.detail).toContain('does not verify under its certificate');
+  });
+});
+
+function expectValidWith(pdf: Buffer, chain: Buffer[]): void {
+  const file = save('other-cert.pdf', pdf);
+  expect(pdfsig(file)).toContain('Signature Validation: Signature is Valid.');
+  expect(chain.length).toBe(1);
+}

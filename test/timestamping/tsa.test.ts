@@ -5,6 +5,7 @@ import { main } from '@verification-receipts/verify/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointTimestamper, type TimestampOutcome } from '../../src/timestamping/index.js';
 import { trustedTsaCertificates } from '../../src/timestamping/index.js';
+import { RESTING_MS, signatureTimestamper } from '../../src/timestamping/signature-timestamper.js';
 import { createTestContext, tempDir, type TestContext } from '../helpers/context.js';
 import { run, signatureOf } from '../helpers/pades.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
@@ -285,6 +286,35 @@ describe('a TSA that fails', () => {
     const { outcomes, stored } = await attempt('ok', { trust: other.caFile });
     expect(outcomes[0]?.detail).toMatch(/not pinned/);
     expect(stored).toEqual([]);
+  });
+
+  it('for PDF signatures, an authority that failed rests (30 s, doubling) before it is asked again', async () => {
+    const flaky = await startTsa(path.join(dir, 'resting'), 'refuse');
+    let clock = 1_000_000;
+    const stamper = signatureTimestamper(
+      [{ url: flaky.url, trusted: trustedTsaCertificates([flaky.caFile]), timeoutMs: 5000 }],
+      () => {},
+      () => clock,
+    );
+    const value = Buffer.from('signature value');
+    try {
+      expect(await stamper.stamp(value)).toBeUndefined();
+      expect(await stamper.stamp(value)).toBeUndefined(); // resting: not asked, B-B at once
+      expect(flaky.requests).toBe(1);
+      clock += RESTING_MS.first + 1;
+      expect(await stamper.stamp(value)).toBeUndefined();
+      expect(flaky.requests).toBe(2);
+      clock += RESTING_MS.first + 1; // the second back-off is twice as long
+      expect(await stamper.stamp(value)).toBeUndefined();
+      expect(flaky.requests).toBe(2);
+      clock += RESTING_MS.first;
+      flaky.mode = 'ok'; // back: the next download after the back-off gets B-T
+      expect(await stamper.stamp(value)).toBeInstanceOf(Buffer);
+      expect(await stamper.stamp(value)).toBeInstanceOf(Buffer); // a success resets the rest
+      expect(flaky.requests).toBe(4);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('down: issuance and sealing go on, nothing stored', async () => {

@@ -13,12 +13,14 @@ import {
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { samplePdf } from '../helpers/requests.js';
 import { issueSealed, registerNotary, type Decision, type Notary } from '../helpers/ron.js';
+import { startTsa, type TestTsa } from '../helpers/tsa.js';
 
 /**
  * The /verify page in real headless Chromium (Debian's chromium, driven by playwright-core): the
  * banner's verdict for each kind of receipt (ALLOW, FLAG, BLOCK, revoked, tampered), the status
  * checked without a click, a file that is not the receipt of the QR code, the document compared
- * with the receipt, and the page's strict CSP (no violation reported). With
+ * with the receipt, the PDF's signature and the log's RFC 3161 time-stamps checked against the
+ * authority the service pins, and the page's strict CSP (no violation reported). With
  * VERIFY_PAGE_SCREENSHOTS=docs the screenshots of the three verdicts land in docs/.
  */
 const CHROMIUM = '/usr/bin/chromium';
@@ -33,6 +35,7 @@ let key: string;
 let notary: Notary;
 let base: string;
 let browser: Browser;
+let tsa: TestTsa;
 const dir = tempDir('verify-page-files-');
 const issuerPem = ed25519Pem();
 const deed = path.join(dir, 'deed.pdf');
@@ -41,7 +44,8 @@ const otherDocument = path.join(dir, 'other-deed.pdf');
 beforeAll(async () => {
   if (!available) return;
   await buildVerifyPage();
-  ctx = await createTestContext();
+  tsa = await startTsa(path.join(dir, 'tsa'));
+  ctx = await createTestContext({ TSA_URLS: tsa.url, TSA_CERT_FILES: tsa.caFile });
   key = await ctx.apiKey(['verify', 'read', 'revoke']);
   notary = await registerNotary(ctx.repos);
   await registerIssuer(ctx.repos, issuerPem);
@@ -64,11 +68,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await ctx?.close();
+  await tsa?.close();
 });
 
 type Kind = Decision;
 
-const issue = (kind: Kind = 'ALLOW') => issueSealed(ctx, key, notary, kind);
+/** A sealed receipt whose checkpoint the authority has stamped. */
+async function issue(kind: Kind = 'ALLOW') {
+  const issued = await issueSealed(ctx, key, notary, kind);
+  await ctx.app.services.timestamping?.checkpoints.idle();
+  return issued;
+}
 
 /** The receipt's PDF, written to a file the page can be given. */
 async function pdfOf(receiptId: string): Promise<string> {
@@ -121,15 +131,19 @@ describe.runIf(available)('the /verify page in Chromium', () => {
       'key-id:PASS',
       'key-trust:PASS',
       'signature:PASS',
+      'pdf-signature:PASS',
       'log-inclusion:PASS',
       'checkpoint:PASS',
       'witnesses:SKIP',
+      'timestamps:PASS',
       'status-signature:PASS',
       'status:PASS',
       'status-age:PASS',
       'log-consistency:PASS',
     ]);
     expect(await page.textContent('#steps li[data-step="checkpoint"]')).toContain('pinned log');
+    const time = await page.textContent('#steps li[data-step="timestamps"]');
+    expect(time).toMatch(/the receipt existed by \d{4}-\d\d-\d\dT[\d:.]+Z \(Test TSA;/);
     expect(await page.getAttribute('#current-status', 'data-state')).toBe('active');
     // one plain sentence, the state said once
     expect(await page.textContent('#current-status')).toMatch(

@@ -1,3 +1,5 @@
+import type { PdfSignerEndorsement } from './pdf/endorsement.js';
+
 /**
  * The receipt bundle (docs/verification.md): one self-contained JSON document with
  * everything an offline verifier needs. Version 1 is frozen: a change is a new `version=`.
@@ -47,6 +49,11 @@ export interface ReceiptBundle {
   verificationMaterial: { publicKey: BundleKey | null };
   /** Present once the receipt is in a signed checkpoint. */
   logEntry?: BundleLogEntry;
+  /**
+   * In a PDF receipt's attached bundle: the receipt key's statement naming the certificate the
+   * PDF is signed with (pdf/endorsement.ts). Checked by the `pdf-signature` step.
+   */
+  pdfSigner?: PdfSignerEndorsement;
 }
 
 export type BundleRead = { ok: true; bundle: ReceiptBundle } | { ok: false; reason: string };

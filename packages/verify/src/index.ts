@@ -35,6 +35,12 @@ export {
   type ReceiptBundle,
 } from './bundle.js';
 export { jwkKey, jwkThumbprint } from './primitives.js';
+export {
+  PDF_SIGNER_STATEMENT_TYPE,
+  pdfSignatureStep,
+  type PdfSignerEndorsement,
+} from './pdf/endorsement.js';
+export type { PdfSignature } from './pdf/signature.js';
 export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
 export { certificatesFromPem } from './timestamp/x509.js';
 export { reasonText } from './reasons.js';

@@ -1,12 +1,19 @@
 import { isPdf, readPdfReceipt } from './pdf/attachment.js';
+import { checkPdfSignature, type PdfSignature } from './pdf/signature.js';
 
 /**
  * A verifier's input: a bundle (JSON) or a PDF receipt carrying one. For a PDF, `printed` is the
  * text on its pages, one line per text line: the verifier checks that the receipt printed there
- * is the attached one.
+ * is the attached one, and `signature` its PAdES signature, checked (pdf/signature.ts).
  */
 export type EvidenceRead =
-  | { ok: true; bundle: unknown; from: 'bundle' | 'pdf'; printed?: { text: string } }
+  | {
+      ok: true;
+      bundle: unknown;
+      from: 'bundle' | 'pdf';
+      printed?: { text: string };
+      signature?: PdfSignature;
+    }
   | { ok: false; reason: string };
 
 /** Largest bundle read (bytes, decoded): a real one is a few KiB. */
@@ -19,7 +26,12 @@ export async function readBundle(bytes: Uint8Array): Promise<EvidenceRead> {
   const pdf = await readPdfReceipt(bytes, MAX_BUNDLE_BYTES);
   if (!pdf.ok) return pdf;
   const read = parseJson(pdf.bundle, 'pdf', 'the attached receipt-bundle.json is not JSON');
-  return read.ok ? { ...read, printed: pdf.printed } : read;
+  if (!read.ok) return read;
+  const signature: PdfSignature =
+    typeof pdf.signatures === 'string'
+      ? { present: true, ok: false, reason: pdf.signatures }
+      : await checkPdfSignature(bytes, pdf.signatures);
+  return { ...read, printed: pdf.printed, signature };
 }
 
 function parseJson(json: Uint8Array, from: 'bundle' | 'pdf', notJson: string): EvidenceRead {

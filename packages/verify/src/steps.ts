@@ -5,6 +5,7 @@
 export type StepId =
   | 'format'
   | 'pdf-binding'
+  | 'pdf-signature'
   | 'canonical-form'
   | 'receipt-hash'
   | 'key-id'

@@ -2,6 +2,8 @@ import { verifyArtifact } from './artifact.js';
 import { parseBundle, type BundleLogEntry, type ReceiptBundle } from './bundle.js';
 import { checkpoint, inclusion, witnesses } from './log/steps.js';
 import { pdfBinding } from './pdf/binding.js';
+import { pdfSignatureStep } from './pdf/endorsement.js';
+import type { PdfSignature } from './pdf/signature.js';
 import { jwkKey } from './primitives.js';
 import { canonicalForm, keyId, keyTrust, receiptHash, signature } from './receipt-steps.js';
 import { verifyStatus, type CurrentStatus } from './status.js';
@@ -18,8 +20,11 @@ import { conclude, unreadable, type Verdict } from './verdict.js';
 export interface VerifyOptions {
   /** What the relying party trusts; without a root the receipt is not verified. */
   trust: TrustRoot;
-  /** Set when the bundle came from a PDF receipt: the text printed on its pages. */
-  pdf?: { printed?: { text: string } };
+  /**
+   * Set when the bundle came from a PDF receipt: the text printed on its pages and its PAdES
+   * signature, as readBundle() read them.
+   */
+  pdf?: { printed?: { text: string }; signature?: PdfSignature };
   /** The document the receipt is about, as the relying party holds it. */
   artifact?: Uint8Array | { sha256: string };
   /** The public status fetched for this receipt, or why it could not be. */
@@ -39,7 +44,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
   const steps = [
     step('format', 'PASS', `receipt bundle, ${bundle.mediaType}`),
     ...(options.pdf ? [pdfBinding(options.pdf.printed, bundle.receipt)] : []),
-    ...receiptSteps(bundle, trust),
+    ...receiptSteps(bundle, trust, options.pdf),
     ...(options.artifact ? [verifyArtifact(options.artifact, bundle.receipt)] : []),
     ...(options.timestamps ? [options.timestamps] : []),
   ];
@@ -53,16 +58,26 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
   });
 }
 
-/** The receipt's own steps and its log steps; key-trust may rest on the pinned log. */
-function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot): Step[] {
+/**
+ * The receipt's own steps and its log steps; key-trust may rest on the pinned log. For a PDF, the
+ * PDF signature's certificate must be endorsed by a pinned key, or by the receipt's own key once
+ * key-trust passed.
+ */
+function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot, pdf: VerifyOptions['pdf']): Step[] {
   const key = jwkKey(bundle.verificationMaterial.publicKey);
   const log = logSteps(bundle.logEntry, bundle.receipt.receiptHash, key, trust);
+  const trusted = keyTrust(key, trust, log.underPinnedLog);
+  const endorsers = [
+    ...signingKeysFor(trust, key),
+    ...(key && trusted.status === 'PASS' ? [key] : []),
+  ];
   return [
     canonicalForm(bundle),
     receiptHash(bundle),
     keyId(bundle, key),
-    keyTrust(key, trust, log.underPinnedLog),
+    trusted,
     signature(bundle, key),
+    ...(pdf ? [pdfSignatureStep(pdf.signature, bundle.pdfSigner, endorsers)] : []),
     ...log.steps,
   ];
 }

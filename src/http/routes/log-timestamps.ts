@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CHECKPOINT_TIMESTAMPS_EXAMPLE } from '../../contract/examples.js';
 import { ServiceError } from '../../errors.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -22,19 +23,7 @@ const CheckpointTimestamps = z
       }),
     ),
   })
-  .meta({
-    id: 'CheckpointTimestamps',
-    example: {
-      treeSize: 42,
-      timestamps: [
-        {
-          tsa: 'Example Time-Stamp Authority',
-          genTime: '2026-01-15T10:00:01.000Z',
-          token: 'MIIEOgYJKoZIhvcNAQcCoIIEKzCCBCcCAQMxDTALBglghkgBZQMEAgEw...',
-        },
-      ],
-    },
-  });
+  .meta({ id: 'CheckpointTimestamps', example: CHECKPOINT_TIMESTAMPS_EXAMPLE });
 
 const TIMESTAMP_REPLY = 'application/timestamp-reply';
 

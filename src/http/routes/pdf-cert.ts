@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-
-const PEM_EXAMPLE =
-  '-----BEGIN CERTIFICATE-----\nMIIBkTCCATegAwIBAgIU...\n-----END CERTIFICATE-----\n';
+import { PDF_SIGNING_CERT_EXAMPLE } from '../../contract/examples.js';
 
 /**
  * GET /.well-known/pdf-signing-cert.pem: the certificate (and chain) PDF receipts are signed
@@ -23,7 +21,7 @@ export default async function pdfCertRoutes(fastify: FastifyInstance) {
           200: z
             .string()
             .describe('application/x-pem-file: CERTIFICATE blocks')
-            .meta({ example: PEM_EXAMPLE }),
+            .meta({ example: PDF_SIGNING_CERT_EXAMPLE }),
         },
       },
     },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { pemOf } from '../../pdf/sign/index.js';
 import { ApiError } from '../api-error.js';
 
 /** Where `npm run build` puts the page (scripts/build-verify-page.mjs); same from src and dist. */
@@ -31,9 +32,10 @@ function read(name: string): string | undefined {
 const config = { csp: VERIFY_PAGE_CSP };
 
 /**
- * GET /verify: the browser verifier (no key). The service's trusted keys and its log's identity
- * (origin and note verifier key, as GET /log/vkey serves it) are written into the page, so it
- * verifies against a trust root fixed at load time and works offline from then on.
+ * GET /verify: the browser verifier (no key). The service's trusted keys, its log's identity
+ * (origin and note verifier key, as GET /log/vkey serves it) and the certificates of the
+ * time-stamp authorities it checks tokens against (TSA_CERT_FILES) are written into the page, so
+ * it verifies against a trust root fixed at load time and works offline from then on.
  */
 export default async function verifyPageRoutes(app: FastifyInstance) {
   const html = read('verify.html');
@@ -48,9 +50,11 @@ export default async function verifyPageRoutes(app: FastifyInstance) {
     if (!html) throw notBuilt();
     const ring = await app.services.keyRing.current();
     const { origin, verifierKey } = app.services.anchoring;
+    const tsa = app.services.timestamping?.certificates ?? [];
     const root = {
       keys: ring.publicJwks,
       ...(verifierKey ? { log: { origin, verifierKey } } : {}),
+      ...(tsa.length > 0 ? { tsaCertificates: tsa.map((der) => pemOf(der)) } : {}),
     };
     // JSON inside a non-executed <script> block: '<' escaped so no '</script>' can close it
     const trust = JSON.stringify(root).replaceAll('<', '\\u003c');

@@ -1,7 +1,13 @@
+import { certificateFingerprint } from '@verification-receipts/verify/timestamp';
 import type { PdfCredentials } from './credentials.js';
 import { signPdf, type SignatureTimestamper, type SignedPdf } from './pades.js';
 
-export { loadPdfCredentials, type PdfCredentials, type PdfSigningFiles } from './credentials.js';
+export {
+  loadPdfCredentials,
+  pemOf,
+  type PdfCredentials,
+  type PdfSigningFiles,
+} from './credentials.js';
 export type { SignatureTimestamper, SignedPdf } from './pades.js';
 
 /** Signs rendered PDF receipts with the service's PDF credentials (PAdES B-B, or B-T with a TSA). */
@@ -23,6 +29,13 @@ export class PdfSigner {
   /** The certificate chain, PEM, as published at /.well-known/pdf-signing-cert.pem. */
   get certificatePem(): string {
     return this.credentials.certificatePem;
+  }
+
+  /** `sha256:<hex>` of the signing certificate's DER, as the receipt key endorses it. */
+  get certificateFingerprint(): string {
+    const [certificate] = this.credentials.chain;
+    if (!certificate) throw new Error('a PDF signature needs its signing certificate');
+    return certificateFingerprint(certificate);
   }
 
   /** Whether this start made the key and self-issued certificate. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import type { PdfSignature } from '../pdf/signature.js';
 import { readBundle } from '../read.js';
 import { MAX_TLOG_PROOF_BYTES } from '../log/tlog-proof.js';
 import { MAX_PDF_BYTES } from '../pdf/attachment.js';
@@ -83,6 +84,17 @@ async function statusOf(o: Options, bundle: unknown): Promise<VerifyOptions['sta
   }
 }
 
+/** What a PDF's reading gives the verifier: its printed text and its signature. */
+function pdfOf(read: {
+  printed?: { text: string };
+  signature?: PdfSignature;
+}): VerifyOptions['pdf'] {
+  return {
+    ...(read.printed ? { printed: read.printed } : {}),
+    ...(read.signature ? { signature: read.signature } : {}),
+  };
+}
+
 async function run(o: Options, io: Io): Promise<number> {
   const trust: TrustRoot = await trustFrom(o);
   const bytes = new Uint8Array(readFileBounded(o.file, MAX_PDF_BYTES, 'a receipt'));
@@ -103,7 +115,7 @@ async function run(o: Options, io: Io): Promise<number> {
   const verdict = verifyBundle(bundle, {
     timestamps: time.step,
     trust,
-    ...(read.from === 'pdf' ? { pdf: read.printed ? { printed: read.printed } : {} } : {}),
+    ...(read.from === 'pdf' ? { pdf: pdfOf(read) } : {}),
     ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),
     ...(status ? { status } : {}),
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),

@@ -3,6 +3,7 @@ import { BUNDLE_ATTACHMENT_NAME } from '../bundle.js';
 import { decodeBounded } from './decode.js';
 import { loadPdf } from './load.js';
 import { printedText } from './pages.js';
+import { signatureFields, type RawPdfSignature } from './signature.js';
 
 /**
  * A PDF receipt, read with pdf-lib so it works the same in Node and the browser: the bundle
@@ -10,7 +11,14 @@ import { printedText } from './pages.js';
  * §7.11.4), and the text printed on its pages. Every step is bounded for hostile files.
  */
 export type PdfReceipt =
-  { ok: true; bundle: Uint8Array; printed: { text: string } } | { ok: false; reason: string };
+  | {
+      ok: true;
+      bundle: Uint8Array;
+      printed: { text: string };
+      /** Its signature fields, or why they cannot be read. */
+      signatures: RawPdfSignature[] | string;
+    }
+  | { ok: false; reason: string };
 
 /**
  * Largest PDF read. pdf-lib parses the whole file into objects, ~40 times its size in memory for
@@ -40,7 +48,12 @@ export async function readPdfReceipt(
   if (!bundle.ok) return bundle;
   const printed = printedText(loaded.catalog);
   if (!printed.ok) return printed;
-  return { ok: true, bundle: bundle.bytes, printed: { text: printed.text } };
+  return {
+    ok: true,
+    bundle: bundle.bytes,
+    printed: { text: printed.text },
+    signatures: signatureFields(loaded.catalog),
+  };
 }
 
 type Attachment = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };

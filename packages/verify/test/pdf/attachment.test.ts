@@ -23,6 +23,7 @@ describe('the receipt-bundle.json attachment', () => {
       bundle,
       from: 'pdf',
       printed: { text: 'Printed receipt' },
+      signature: { present: false },
     });
   });
 
@@ -43,6 +44,7 @@ describe('the receipt-bundle.json attachment', () => {
       bundle,
       from: 'pdf',
       printed: { text: '' },
+      signature: { present: false },
     });
   });
 

@@ -50,7 +50,13 @@ describe('printed text of a PDF receipt', () => {
 
   it('is part of what readBundle returns for a PDF, and absent for a JSON bundle', async () => {
     const read = await readBundle(receiptLike([['receipt-bundle.json', '{}']]));
-    expect(read).toEqual({ ok: true, bundle: {}, from: 'pdf', printed: { text: 'Receipt' } });
+    expect(read).toEqual({
+      ok: true,
+      bundle: {},
+      from: 'pdf',
+      printed: { text: 'Receipt' },
+      signature: { present: false },
+    });
     expect(await readBundle(new TextEncoder().encode('{}'))).toEqual({
       ok: true,
       bundle: {},
