@@ -277,4 +277,27 @@ describe('PDF receipts', () => {
     });
     expect(swapped.failedStep).toBe('pdf-binding');
   });
+
+  it('the recorded PDF is signed as a whole by an endorsed certificate; one changed byte fails', async () => {
+    const bytes = fixtureBytes('receipt.pdf');
+    const verify = async (file: Uint8Array) => {
+      const read = await readBundle(file);
+      if (!read.ok) throw new Error(read.reason);
+      return verifyBundle(read.bundle, {
+        trust,
+        pdf: {
+          ...(read.printed ? { printed: read.printed } : {}),
+          ...(read.signature ? { signature: read.signature } : {}),
+        },
+      });
+    };
+    expect(stepOf(await verify(bytes), 'pdf-signature')?.status).toBe('PASS');
+    // the document's creation date, inside the signed ranges, changed after signing
+    const changed = new Uint8Array(bytes);
+    const at = Buffer.from(changed).indexOf('(D:') + 3;
+    expect(at).toBeGreaterThan(3);
+    changed[at] = changed[at] === 0x31 ? 0x32 : 0x31;
+    const tampered = await verify(changed);
+    expect(tampered.failedStep).toBe('pdf-signature');
+  });
 });
