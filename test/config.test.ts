@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig, loadEnvFile, MAX_WORKERS } from '../src/config.js';
 
 describe('loadConfig', () => {
@@ -63,6 +63,7 @@ describe('GitHub App configuration', () => {
 describe('ENV_FILE / .env', () => {
   it('loads the file when it exists; variables already set win', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'env-file-'));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'app.env');
     fs.writeFileSync(
       file,
