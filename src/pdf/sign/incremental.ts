@@ -72,6 +72,21 @@ export async function appendSignatureField(
     [pageRef.objectNumber, pageDict.toString()],
     [rootRef.objectNumber, catalogDict.toString()],
   ];
+  const { pdf, offsets } = incrementalUpdate(original, doc, rootRef, next, objects);
+  return locate(pdf, offsets.get(sigNumber) ?? 0, options.capacity);
+}
+
+/**
+ * `original` with an incremental update (ISO 32000-1, 7.5.6) holding `objects`: their bodies, a
+ * cross-reference section for them, and a trailer that points back at the original's.
+ */
+function incrementalUpdate(
+  original: Buffer,
+  doc: PDFDocument,
+  rootRef: PDFRef,
+  size: number,
+  objects: [number, string][],
+): { pdf: Buffer; offsets: Map<number, number> } {
   const previous = startXref(original);
   const parts: string[] = [];
   let offset = original.length + 1; // the newline that opens the update
@@ -82,14 +97,13 @@ export async function appendSignatureField(
     parts.push(text);
     offset += Buffer.byteLength(text, 'latin1');
   }
-  const xrefOffset = offset;
   parts.push(
     xrefSection(offsets),
-    trailer(doc, rootRef, next, previous),
-    `startxref\n${xrefOffset}\n%%EOF\n`,
+    trailer(doc, rootRef, size, previous),
+    `startxref\n${offset}\n%%EOF\n`,
   );
   const pdf = Buffer.concat([original, Buffer.from(`\n${parts.join('')}`, 'latin1')]);
-  return locate(pdf, offsets.get(sigNumber) ?? 0, options.capacity);
+  return { pdf, offsets };
 }
 
 /** Finds the placeholder in the signature object and fixes the byte range into the file. */
