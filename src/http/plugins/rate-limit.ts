@@ -36,17 +36,7 @@ export async function registerRateLimit(
   app: FastifyInstance,
   opts: RateLimitOptions,
 ): Promise<GuardedAuthenticate> {
-  const redis = opts.redisUrl
-    ? new Redis(opts.redisUrl, {
-        connectTimeout: 1_000,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-        lazyConnect: false,
-      })
-    : undefined;
-  redis?.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
-
+  const redis = opts.redisUrl ? sharedCounters(app, opts.redisUrl) : undefined;
   const bucket = opts.bucket ?? (opts.byAddress ? 'public' : 'api');
   await app.register(rateLimit, {
     global: opts.byAddress === true,
@@ -93,6 +83,23 @@ export async function registerRateLimit(
     }
     if (denied !== undefined) throw denied;
   };
+}
+
+/**
+ * The Redis connection that shares the counters between replicas: it fails fast (one retry, no
+ * offline queue), so an unreachable Redis lets requests through (`skipOnError`) with a warning
+ * instead of holding them; closed with the app.
+ */
+function sharedCounters(app: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, {
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+  });
+  redis.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
+  app.addHook('onClose', async () => void redis.disconnect());
+  return redis;
 }
 
 /** Whether a limiter checked by hand counted past its maximum (`isAllowed` is the allow list). */
