@@ -109,6 +109,20 @@ function printError(io: CliIo, err: CliError, command?: string): number {
   return err.exitCode;
 }
 
+/** The commands whose whole work is opening (making, migrating) the store. */
+const OPENS_STORE = ['init', 'migrate'];
+
+/** `receipts <group>`: its help when asked for, else a usage error listing its commands. */
+function groupAnswer(io: CliIo, group: string, help: boolean): number {
+  const text = groupHelp(group) ?? USAGE;
+  if (help) {
+    io.out(text);
+    return 0;
+  }
+  const commands = text.split('\n').slice(2).join('\n');
+  return printError(io, new CliError(`receipts ${group} needs a command`, 2, commands));
+}
+
 /**
  * Runs one CLI invocation; returns the process exit code. With `services` (the admin channel)
  * the command runs inside the server, on its services and configuration.
@@ -138,27 +152,8 @@ export async function runCli(
   }
   const resolved = resolve(args);
   if (resolved.kind === 'unknown') return printError(io, resolved.error);
-  if (resolved.kind === 'group') {
-    const text = groupHelp(resolved.group) ?? USAGE;
-    if (help) {
-      io.out(text);
-      return 0;
-    }
-    return printError(
-      io,
-      new CliError(
-        `receipts ${resolved.group} needs a command`,
-        2,
-        text.split('\n').slice(2).join('\n'),
-      ),
-    );
-  }
-  if (
-    init &&
-    !help &&
-    !HELP[resolved.name]?.store &&
-    !['init', 'migrate'].includes(resolved.name)
-  ) {
+  if (resolved.kind === 'group') return groupAnswer(io, resolved.group, help);
+  if (init && !help && !HELP[resolved.name]?.store && !OPENS_STORE.includes(resolved.name)) {
     return printError(
       io,
       new CliError(`--init: receipts ${resolved.name} opens no store`),
@@ -169,7 +164,7 @@ export async function runCli(
   const ctx = { ...io, config, env, args: resolved.args, help, init };
   try {
     await resolved.command({ ...ctx, ...(services ? { services } : {}) });
-    if (writesStore(resolved.name, resolved.args) && !['init', 'migrate'].includes(resolved.name)) {
+    if (writesStore(resolved.name, resolved.args) && !OPENS_STORE.includes(resolved.name)) {
       const line = `store: ${describeStore(config.store, services !== undefined)}`;
       (args.includes('--json') ? io.err : io.out)(line);
     }
