@@ -1,7 +1,6 @@
 import { reasonText } from '@verification-receipts/verify';
 import type { CheckResult } from '../contract/common.js';
 import {
-  breakLongWords,
   COLOR,
   contentWidth,
   type Doc,
@@ -11,9 +10,9 @@ import {
   left,
   maxY,
   paragraph,
-  printable,
   settle,
 } from './layout.js';
+import { breakLongWords, printable } from './text.js';
 
 const STATUS_COLOR: Record<CheckResult['status'], string> = {
   PASS: COLOR.green,

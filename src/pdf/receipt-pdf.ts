@@ -2,7 +2,8 @@ import PDFDocument from 'pdfkit';
 import { BUNDLE_ATTACHMENT_NAME } from '@verification-receipts/verify';
 import type { ReceiptView } from '../receipts/types.js';
 import { drawCheckSummary, drawChecks, drawPlainReasons, drawReasons } from './checks.js';
-import { COLOR, type Doc, FONT, PAGE, printable } from './layout.js';
+import { COLOR, type Doc, FONT, PAGE } from './layout.js';
+import { printable } from './text.js';
 import {
   drawAnchor,
   drawCommands,

@@ -12,8 +12,8 @@ import {
   localAndUtc,
   monoBlock,
   paragraph,
-  printable,
 } from './layout.js';
+import { printable } from './text.js';
 import { drawQr } from './qr.js';
 
 const STATUS_COLOR: Record<ReceiptView['status'], string> = {

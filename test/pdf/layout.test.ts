@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { localAndUtc, printable, wrapMono, wrapShell } from '../../src/pdf/layout.js';
+import { localAndUtc } from '../../src/pdf/layout.js';
+import { printable, wrapMono, wrapShell } from '../../src/pdf/text.js';
 
 describe('pdf layout helpers', () => {
   it('wrapMono breaks at spaces and hard-splits tokens longer than a line', () => {
