@@ -6,16 +6,15 @@ import { COLOR, type Doc, FONT, PAGE } from './layout.js';
 import { printable } from './text.js';
 import {
   drawAnchor,
-  drawCommands,
   drawHeader,
   drawIntegrity,
   drawReceiptFacts,
-  drawReverify,
   drawRevokedBanner,
   drawStatusBanner,
   drawSubject,
   drawTechnicalIntro,
 } from './sections.js';
+import { drawCommands, drawReverify } from './reverify.js';
 
 export interface RenderOptions {
   /** Rendering time: shown in the header and used as the PDF CreationDate (default: now). */
