@@ -2,7 +2,6 @@ import { sha1 } from '@noble/hashes/legacy';
 import { sha256, sha384, sha512 } from '@noble/hashes/sha2';
 import {
   children,
-  ctx,
   DerError,
   equalBytes,
   expect,
@@ -10,12 +9,14 @@ import {
   readWhole,
   sequence,
   TAG,
-  timeOf,
   unsignedInteger,
   type DerNode,
 } from './der.js';
 import { hashName, verifySignature } from './signature.js';
 import { issuedBy, parseCertificate, type Certificate } from './x509.js';
+import { OID, parseToken, type ParsedToken } from './token-parse.js';
+
+export { OID } from './token-parse.js';
 
 /**
  * RFC 3161 time-stamp tokens: a CMS SignedData (RFC 5652) whose content is a TSTInfo. A token is
@@ -25,17 +26,6 @@ import { issuedBy, parseCertificate, type Certificate } from './x509.js';
  * the certificate is a pinned one or issued (through the token's own certificates) by one, for
  * time-stamping (id-kp-timeStamping) and valid at the stamped time.
  */
-
-export const OID = {
-  signedData: '1.2.840.113549.1.7.2',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-  contentType: '1.2.840.113549.1.9.3',
-  messageDigest: '1.2.840.113549.1.9.4',
-  signingCertificate: '1.2.840.113549.1.9.16.2.12',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-  sha256: '2.16.840.1.101.3.4.2.1',
-};
 
 /** Most bytes of one token read (a TSA's token with its certificate chain is a few KiB). */
 export const MAX_TOKEN_BYTES = 64 * 1024;
@@ -82,76 +72,6 @@ export async function verifyTimestampToken(
 }
 
 const fail = (reason: string): TokenCheck => ({ ok: false, reason });
-
-interface ParsedToken {
-  tstInfo: Uint8Array;
-  imprintHash: string;
-  imprint: Uint8Array;
-  genTime: Date;
-  serial: Uint8Array;
-  nonce: Uint8Array | undefined;
-  certificates: Certificate[];
-  signer: { issuer: Uint8Array; serial: Uint8Array };
-  digestAlgorithm: string;
-  signedAttrs: DerNode;
-  signatureAlgorithm: string;
-  signature: Uint8Array;
-}
-
-function parseToken(token: Uint8Array): ParsedToken {
-  const [type, wrapped] = sequence(readWhole(token), 'ContentInfo');
-  if (oidOf(type) !== OID.signedData) throw new DerError('not a SignedData');
-  const signedData = sequence(children(expect(wrapped, ctx(0), 'content'))[0], 'SignedData');
-  const [, , encap, ...rest] = signedData;
-  const [eType, eContent] = sequence(encap, 'encapContentInfo');
-  if (oidOf(eType) !== OID.tstInfo) throw new DerError('content is not a TSTInfo');
-  const tstInfo = expect(
-    children(expect(eContent, ctx(0), 'eContent'))[0],
-    TAG.octetString,
-    'eContent',
-  ).value;
-  const certNode = rest.find((n) => n.tag === ctx(0));
-  const certificates = certNode ? children(certNode, 8).map((c) => parseCertificate(c.bytes)) : [];
-  const signerInfos = sequence(rest[rest.length - 1], 'signerInfos', TAG.set);
-  if (signerInfos.length !== 1) throw new DerError('a token has exactly one SignerInfo');
-  const info = sequence(signerInfos[0], 'SignerInfo');
-  const [sidIssuer, sidSerial] = sequence(info[1], 'signer identifier (issuerAndSerialNumber)');
-  const signedAttrs = expect(info[3], ctx(0), 'signedAttrs');
-  const [imprintHash, imprint, genTime, serial, nonce] = parseTstInfo(tstInfo);
-  return {
-    tstInfo,
-    imprintHash,
-    imprint,
-    genTime,
-    serial,
-    nonce,
-    certificates,
-    signer: {
-      issuer: expect(sidIssuer, TAG.sequence, 'sid issuer').bytes,
-      serial: unsignedInteger(sidSerial),
-    },
-    digestAlgorithm: oidOf(sequence(info[2], 'digestAlgorithm')[0]),
-    signedAttrs,
-    signatureAlgorithm: oidOf(sequence(info[4], 'signatureAlgorithm')[0]),
-    signature: expect(info[5], TAG.octetString, 'signature').value,
-  };
-}
-
-function parseTstInfo(
-  der: Uint8Array,
-): [string, Uint8Array, Date, Uint8Array, Uint8Array | undefined] {
-  const fields = sequence(readWhole(der), 'TSTInfo');
-  const [, , imprintNode, serialNode, genTimeNode, ...optional] = fields;
-  const [alg, digest] = sequence(imprintNode, 'messageImprint');
-  const nonceNode = optional.find((n) => n.tag === TAG.integer);
-  return [
-    oidOf(sequence(alg, 'hashAlgorithm')[0]),
-    expect(digest, TAG.octetString, 'hashedMessage').value,
-    timeOf(expect(genTimeNode, TAG.generalizedTime, 'genTime')),
-    unsignedInteger(serialNode),
-    nonceNode ? unsignedInteger(nonceNode) : undefined,
-  ];
-}
 
 async function check(token: ParsedToken, expected: TokenExpectation): Promise<TokenCheck> {
   const imprintHash = hashName(token.imprintHash);
