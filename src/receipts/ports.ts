@@ -73,6 +73,11 @@ export interface ReceiptStore {
   findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined>;
   /** Any tenant's receipt with this `sha256:` hash (the public status endpoint), or undefined. */
   findByHash(receiptHash: string): Promise<ReceiptRecord | undefined>;
+  /**
+   * CI receipts of any tenant about this repository (case-insensitive) and commit, newest first,
+   * at most `limit`: what a deployment gate weighs (it decides which of them count).
+   */
+  findCiForCommit(repository: string, headSha: string, limit: number): Promise<ReceiptRecord[]>;
   /** Newest first, keyset-paged: no duplicates or gaps across inserts; filters combine (and). */
   list(
     tenant: string,
