@@ -43,19 +43,24 @@ export function callbackRunId(target: GateTarget, apiBaseUrl: string): number | 
 /** GitHub's comment limit is not documented for this call: keep it short and bounded. */
 const MAX_COMMENT = 1024;
 
+/** The run the callback names, or an error when it is not one of this repository's runs. */
+export function requireCallbackRun(octokit: Context['octokit'], target: GateTarget): number {
+  const runId = callbackRunId(target, octokit.request.endpoint.DEFAULTS.baseUrl);
+  if (runId === undefined) {
+    throw new Error(
+      'deployment_callback_url is not a deployment protection rule of this repository',
+    );
+  }
+  return runId;
+}
+
 /** Sends the answer; throws when the callback URL is not this repository's run (never sent). */
 export async function answerDeployment(
   octokit: Context['octokit'],
   target: GateTarget,
   answer: GateAnswer,
 ): Promise<void> {
-  const apiBaseUrl = octokit.request.endpoint.DEFAULTS.baseUrl;
-  const runId = callbackRunId(target, apiBaseUrl);
-  if (runId === undefined) {
-    throw new Error(
-      'deployment_callback_url is not a deployment protection rule of this repository',
-    );
-  }
+  const runId = requireCallbackRun(octokit, target);
   await octokit.rest.actions.reviewCustomGatesForRun({
     owner: target.owner,
     repo: target.repo,

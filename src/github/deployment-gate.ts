@@ -1,8 +1,10 @@
+import { canonicalJson, sha256Digest } from '../receipts/canonical.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
 import { revocationOf } from '../receipts/record-state.js';
 import { isStoreUnavailable } from '../storage/unavailable.js';
 import type { ReceiptsAppDeps } from './deps.js';
 import {
+  EnvironmentPolicy,
   evaluateDeployment,
   policyFor,
   type GateDecision,
@@ -12,7 +14,7 @@ import { verifyPageUrl } from './output.js';
 import { REPO_CONFIG_PATH, type RepoConfigResult } from './repo-config.js';
 
 /**
- * The deployment gate's decision for one deployment: which receipts count, the policy, and the
+ * The deployment gate's judgement: the environment's policy, which receipts count, and the
  * words of the answer. Everything that goes wrong here rejects (fail closed).
  */
 
@@ -24,11 +26,29 @@ export interface GateRequest {
   /** The installation's tenant: its App receipts count; other tenants' only when OIDC-proven. */
   tenant: string;
   requestedAt: Date;
-  /** Whether a decision may stay pending (else no matching receipt rejects at once). */
-  canWait: boolean;
 }
 
-export type GateOutcome = { state: 'not-gated' } | (GateDecision & { comment: string });
+export type GatePolicy =
+  | { kind: 'not-gated' }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'policy'; policy: EnvironmentPolicy; hash: string };
+
+/** The environment's policy from the repository's configuration, with its hash. */
+export function gatePolicyOf(config: RepoConfigResult, environment: string): GatePolicy {
+  if (!config.ok) return { kind: 'invalid', message: config.message };
+  const policy = policyFor(config.config.deployments, environment);
+  if (!policy) return { kind: 'not-gated' };
+  return { kind: 'policy', policy, hash: sha256Digest(canonicalJson(policy)) };
+}
+
+/** A stored policy read back: anything that no longer parses is invalid (fail closed). */
+export function storedPolicy(value: unknown, hash: string | undefined): GatePolicy {
+  const parsed = EnvironmentPolicy.safeParse(value);
+  if (!parsed.success || !hash) {
+    return { kind: 'invalid', message: 'the stored policy of this deployment is unreadable' };
+  }
+  return { kind: 'policy', policy: parsed.data, hash };
+}
 
 /** The runner a receipt proves: the token's claim, else the hardened profile's ci.runner check. */
 function runnerOf(record: ReceiptRecord, claim: unknown): string | undefined {
@@ -64,49 +84,41 @@ async function gateReceiptOf(deps: ReceiptsAppDeps, record: ReceiptRecord): Prom
 async function countingReceipts(deps: ReceiptsAppDeps, request: GateRequest) {
   const records = await deps.receipts.ciReceiptsForCommit(request.repository, request.sha);
   const trusted = records.filter((record) => {
-    const source = (record.receipt.subject as { identity?: { source?: unknown } }).identity?.source;
-    return record.tenant === request.tenant || source === 'oidc';
+    const subject = record.receipt.subject as { identity?: { source?: unknown } };
+    return record.tenant === request.tenant || subject.identity?.source === 'oidc';
   });
   return Promise.all(trusted.map((record) => gateReceiptOf(deps, record)));
 }
 
-function commentOf(deps: ReceiptsAppDeps, request: GateRequest, decision: GateDecision): string {
-  const verdict =
-    decision.state === 'approved'
-      ? 'Approved'
-      : decision.state === 'rejected'
-        ? 'Rejected'
-        : 'Waiting';
-  const text = `${verdict} by the ${request.environment} policy of ${REPO_CONFIG_PATH}: ${decision.reason}.`;
-  const receipt = 'receipt' in decision ? decision.receipt : undefined;
-  if (!receipt || !deps.publicUrl) return text;
-  return `${text} Verify: ${verifyPageUrl(deps.publicUrl, receipt.receiptHash)}`;
-}
-
-/** Decides the deployment under the repository's configuration (already read). */
-export async function decideDeployment(
+/** The decision under the policy now; an invalid policy or any failure rejects. */
+export async function judgeDeployment(
   deps: ReceiptsAppDeps,
-  config: RepoConfigResult,
+  policy: GatePolicy,
   request: GateRequest,
   now: Date = new Date(),
-): Promise<GateOutcome> {
-  if (!config.ok) {
-    return { state: 'rejected', reason: config.message, comment: `Rejected: ${config.message}.` };
-  }
-  const policy = policyFor(config.config.deployments, request.environment);
-  if (!policy) return { state: 'not-gated' };
-  let decision: GateDecision;
+): Promise<GateDecision> {
+  if (policy.kind === 'not-gated') throw new Error('an ungated environment is not judged');
+  if (policy.kind === 'invalid') return { state: 'rejected', reason: policy.message };
   try {
     const receipts = await countingReceipts(deps, request);
-    decision = evaluateDeployment(policy, receipts, { now, requestedAt: request.requestedAt });
-    if (decision.state === 'pending' && !request.canWait) {
-      decision = { state: 'rejected', reason: decision.reason };
-    }
+    return evaluateDeployment(policy.policy, receipts, { now, requestedAt: request.requestedAt });
   } catch (err) {
     const reason = isStoreUnavailable(err)
       ? 'the receipt store is unavailable'
       : 'the receipt service could not evaluate the policy (internal error)';
-    decision = { state: 'rejected', reason };
+    return { state: 'rejected', reason };
   }
-  return { ...decision, comment: commentOf(deps, request, decision) };
+}
+
+/** One or two sentences for GitHub's deployment log, linking the receipt relied on. */
+export function commentOf(
+  deps: Pick<ReceiptsAppDeps, 'publicUrl'>,
+  environment: string,
+  decision: GateDecision,
+): string {
+  const verdict = decision.state === 'approved' ? 'Approved' : 'Rejected';
+  const text = `${verdict} by the ${environment} policy of ${REPO_CONFIG_PATH}: ${decision.reason}.`;
+  const receipt = 'receipt' in decision ? decision.receipt : undefined;
+  if (!receipt || !deps.publicUrl) return text;
+  return `${text} Verify: ${verifyPageUrl(deps.publicUrl, receipt.receiptHash)}`;
 }

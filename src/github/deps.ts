@@ -1,4 +1,6 @@
+import type { DeploymentGateStore } from '../receipts/ports.js';
 import type { ReceiptService } from '../receipts/service.js';
+import type { Signer } from '../receipts/signer.js';
 
 /** What the Probot handlers need from the service, wired in plugin.ts. */
 export interface ReceiptsAppDeps {
@@ -11,4 +13,8 @@ export interface ReceiptsAppDeps {
     ReceiptService,
     'issueCi' | 'findByExternalId' | 'assertIntact' | 'ciReceiptsForCommit'
   >;
+  /** Gated deployments, pending and decided. */
+  gates: DeploymentGateStore;
+  /** Signs deployment decision records; undefined when SIGNING_DISABLED. */
+  signer: Signer | undefined;
 }

@@ -3,7 +3,11 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ed25519Pem } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
-import { workflowRunPayload } from './fixtures.js';
+import pino from 'pino';
+import type { ReceiptsAppDeps } from '../../src/github/deps.js';
+import { sweepGates, type GateSweeperDeps } from '../../src/github/gate-runner.js';
+import { APP_ID, workflowRunPayload } from './fixtures.js';
+import { TestOctokit } from './test-octokit.js';
 import { deliver, GITHUB_API, nockRepoConfig, nockToken, PUBLIC_URL, TOKEN } from './helpers.js';
 import { githubSuite } from './suite.js';
 
@@ -12,11 +16,15 @@ import { githubSuite } from './suite.js';
  * repository's policy read from GitHub, the receipts in the store, and the answer POSTed to the
  * run's deployment_callback_url (every GitHub call nocked and required).
  */
-const suite = githubSuite();
+const suite = githubSuite({ DEPLOYMENT_GATE_POLL_MS: '100' });
 
 const sha = () => randomBytes(20).toString('hex');
 
+/** The workflow run waiting on the environment: a new one per test. */
+let runId = 0;
+
 function repository() {
+  runId = Math.floor(Math.random() * 1e9);
   const { repository } = workflowRunPayload(suite.installationId, 'completed');
   return repository;
 }
@@ -26,7 +34,7 @@ function rulePayload(
   commit: string,
   options: { environment?: string; callbackUrl?: string } = {},
 ) {
-  const callback = `${GITHUB_API}/repos/${repo.full_name}/actions/runs/777/deployment_protection_rule`;
+  const callback = `${GITHUB_API}/repos/${repo.full_name}/actions/runs/${runId}/deployment_protection_rule`;
   return {
     action: 'requested',
     environment: options.environment ?? 'production',
@@ -44,6 +52,53 @@ function rulePayload(
   };
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(50);
+  }
+}
+
+async function gateRow(repo: ReturnType<typeof repository>) {
+  return (await suite.ctx.db
+    .knex('deployment_gates')
+    .where({ repository: repo.full_name, tenant: suite.tenant })
+    .orderBy('requested_at', 'desc')
+    .first()) as { state: string; attempts: number } | undefined;
+}
+
+function gateDeps(): ReceiptsAppDeps {
+  const { services } = suite.ctx.app;
+  return {
+    appId: APP_ID,
+    publicUrl: PUBLIC_URL,
+    defaultTrustedEvents: [],
+    receipts: services.receipts,
+    gates: services.stores.deploymentGates,
+    signer: services.signer,
+  };
+}
+
+const silentLog = pino({ level: 'silent' }) as unknown as GateSweeperDeps['log'];
+
+/** The callback POST, answered with `status`; its bodies land in the array. */
+function nockCallback(repo: ReturnType<typeof repository>, status = 204) {
+  const answers: Answer[] = [];
+  nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
+    .post(
+      `/repos/${repo.owner.login}/${repo.name}/actions/runs/${runId}/deployment_protection_rule`,
+      (body: Answer) => {
+        answers.push(body);
+        return true;
+      },
+    )
+    .reply(status, status >= 400 ? { message: 'Server Error' } : undefined);
+  return answers;
+}
+
 interface Answer {
   environment_name: string;
   state: string;
@@ -54,19 +109,7 @@ interface Answer {
 function nockGate(repo: ReturnType<typeof repository>, yaml: string | null, callback = true) {
   nockToken(suite.installationId);
   nockRepoConfig(repo.owner.login, repo.name, yaml);
-  const answers: Answer[] = [];
-  if (callback) {
-    nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
-      .post(
-        `/repos/${repo.owner.login}/${repo.name}/actions/runs/777/deployment_protection_rule`,
-        (body: Answer) => {
-          answers.push(body);
-          return true;
-        },
-      )
-      .reply(204);
-  }
-  return answers;
+  return callback ? nockCallback(repo) : [];
 }
 
 async function issue(
@@ -74,7 +117,7 @@ async function issue(
   commit: string,
   options: { event?: string; tenant?: string; oidc?: Record<string, string> } = {},
 ) {
-  const runId = String(Math.floor(Math.random() * 1e9));
+  const run = String(Math.floor(Math.random() * 1e9));
   const identity = options.oidc
     ? {
         kind: 'oidc-valid' as const,
@@ -83,7 +126,7 @@ async function issue(
           repository: repo.full_name,
           sha: commit,
           event_name: options.event ?? 'push',
-          run_id: runId,
+          run_id: run,
           run_attempt: '1',
           jti: randomUUID(),
           exp: Math.floor(Date.now() / 1000) + 600,
@@ -94,7 +137,7 @@ async function issue(
   const { record } = await suite.ctx.app.services.receipts.issueCi(
     options.tenant ?? suite.tenant,
     {
-      externalId: `${repo.full_name}/${runId}/1`,
+      externalId: `${repo.full_name}/${run}/1`,
       headSha: commit,
       subject: { kind: 'workflow_run', summary: 'release' },
       repository: { fullName: repo.full_name, htmlUrl: repo.html_url },
@@ -170,14 +213,57 @@ describe('deployment gate', () => {
     expect(answers[0]?.comment).toContain('the run used a self-hosted runner');
   });
 
-  it("another tenant's receipt without an OIDC-proven identity does not count", async () => {
+  it("no receipt yet (another tenant's without OIDC proof does not count): pending, then approved when the receipt is issued", async () => {
     const repo = repository();
     const commit = sha();
     await issue(repo, commit, { tenant: 'tenant-other' });
-    const answers = nockGate(repo, 'deployments:\n  production:\n    wait: 1m\n');
+    nockGate(repo, POLICY, false);
     await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
-    expect(answers[0]?.state).toBe('rejected');
-    expect(answers[0]?.comment).toContain('no matching CI receipt');
+    await sleep(400);
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
+    const answers = nockCallback(repo);
+    const record = await issue(repo, commit);
+    await until(() => answers.length > 0);
+    expect(answers[0]).toMatchObject({ state: 'approved' });
+    expect(answers[0]?.comment).toContain(`receipt ${record.id} meets the policy`);
+    await until(async () => (await gateRow(repo))?.state === 'approved');
+  });
+
+  it('GitHub answering 5xx to the callback: retried with back-off, never approved meanwhile', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    nockGate(repo, POLICY, false);
+    const refused = nockCallback(repo, 502);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(refused).toHaveLength(1);
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending', attempts: 1 });
+    await sleep(1000);
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
+    const answers = nockCallback(repo);
+    await until(() => answers.length > 0, 10_000);
+    expect(answers[0]).toMatchObject({ state: 'approved' });
+    await until(async () => (await gateRow(repo))?.state === 'approved');
+  }, 20_000);
+
+  it('a pending gate is decided once, however many replicas sweep it', async () => {
+    const repo = repository();
+    const commit = sha();
+    nockGate(repo, POLICY, false);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
+    const answers = nockCallback(repo);
+    await issue(repo, commit);
+    // two more replicas on the same store, racing the app's own sweeper
+    const deps = gateDeps();
+    const replica = {
+      installationOctokit: async () => new TestOctokit({ auth: { token: TOKEN } }),
+      log: silentLog,
+    };
+    await Promise.all([sweepGates(deps, replica), sweepGates(deps, replica)]);
+    await until(async () => (await gateRow(repo))?.state === 'approved');
+    await sleep(400);
+    expect(answers).toHaveLength(1);
   });
 
   it('a malformed policy: rejected with the parse error', async () => {
@@ -205,7 +291,6 @@ describe('deployment gate', () => {
     const repo = repository();
     const commit = sha();
     await issue(repo, commit);
-    nockGate(repo, POLICY, false);
     const res = await deliver(
       suite.ctx.app,
       'deployment_protection_rule',

@@ -1,16 +1,17 @@
 import type { Context } from 'probot';
-import { answerDeployment } from '../deployment-callback.js';
-import { decideDeployment } from '../deployment-gate.js';
+import { requireCallbackRun } from '../deployment-callback.js';
+import { gatePolicyOf } from '../deployment-gate.js';
 import type { ReceiptsAppDeps } from '../deps.js';
+import { requestGate } from '../gate-runner.js';
 import { readRepoConfig } from '../repo-config.js';
 import { tenantOf } from '../workflow-run.js';
 
 type RuleContext = Context<'deployment_protection_rule.requested'>;
 
 /**
- * `deployment_protection_rule.requested`: decide the deployment under the environment's policy
- * and answer through its `deployment_callback_url`. No policy for the environment: no answer
- * (the App does not gate it). A decision still waiting for its receipt is rejected for now.
+ * `deployment_protection_rule.requested`: the environment's policy from .github/receipts.yml,
+ * then the gate (gate-runner.ts) answers through `deployment_callback_url`, now or when its
+ * receipt arrives. No policy for the environment: no answer (the App does not gate it).
  */
 export function onDeploymentProtectionRule(deps: ReceiptsAppDeps) {
   return async (context: RuleContext): Promise<void> => {
@@ -23,29 +24,32 @@ export function onDeploymentProtectionRule(deps: ReceiptsAppDeps) {
       );
       return;
     }
-    const config = await readRepoConfig(context, deps.defaultTrustedEvents);
-    const outcome = await decideDeployment(deps, config, {
-      repository: repository.full_name,
-      environment,
-      sha,
-      tenant: tenantOf(installation.id),
-      requestedAt: new Date(),
-      canWait: false,
+    // a callback that is not this repository's run is refused before anything is stored
+    requireCallbackRun(context.octokit, {
+      owner: repository.owner.login,
+      repo: repository.name,
+      callbackUrl: deployment_callback_url,
     });
-    if (outcome.state === 'not-gated') {
-      context.log.info({ environment }, `no deployments policy for environment: not gated`);
+    const config = await readRepoConfig(context, deps.defaultTrustedEvents);
+    const policy = gatePolicyOf(config, environment);
+    if (policy.kind === 'not-gated') {
+      context.log.info({ environment }, 'no deployments policy for the environment: not gated');
       return;
     }
-    const state = outcome.state === 'approved' ? 'approved' : 'rejected';
-    context.log.info({ environment, sha, state, reason: outcome.reason }, 'deployment decided');
-    await answerDeployment(
+    await requestGate(
+      deps,
       context.octokit,
+      context.log,
       {
-        owner: repository.owner.login,
-        repo: repository.name,
+        repository: repository.full_name,
+        environment,
+        sha,
+        tenant: tenantOf(installation.id),
+        requestedAt: new Date(),
+        installationId: installation.id,
         callbackUrl: deployment_callback_url,
       },
-      { environment, state, comment: outcome.comment },
+      policy,
     );
   };
 }
