@@ -1,9 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ed25519Pem } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import pino from 'pino';
+import type { DeploymentDecision } from '../../src/contract/deployments.js';
+import { canonicalJson } from '../../src/receipts/canonical.js';
 import type { ReceiptsAppDeps } from '../../src/github/deps.js';
 import { sweepGates, type GateSweeperDeps } from '../../src/github/gate-runner.js';
 import { APP_ID, workflowRunPayload } from './fixtures.js';
@@ -168,6 +170,50 @@ describe('deployment gate', () => {
     expect(answers[0]?.comment).toContain(
       `${PUBLIC_URL}/verify?hash=${encodeURIComponent(record.receipt.receiptHash)}`,
     );
+  });
+
+  it('each decision is listed with its signed record (read key of the installation tenant)', async () => {
+    const repo = repository();
+    const commit = sha();
+    const record = await issue(repo, commit);
+    nockGate(repo, POLICY);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    const url = `/api/v1/deployments?repository=${repo.full_name}`;
+    const key = await suite.ctx.apiKey(['read'], suite.tenant);
+    const res = await suite.ctx.app.inject({ url, headers: { 'x-api-key': key } });
+    expect(res.statusCode).toBe(200);
+    const [decision] = res.json<DeploymentDecision[]>();
+    expect(decision).toMatchObject({
+      repository: repo.full_name,
+      environment: 'production',
+      sha: commit,
+      state: 'approved',
+    });
+    const { statement, canonicalStatement, signature } = decision!.record;
+    expect(statement.receipts).toEqual([
+      { receiptId: record.id, receiptHash: record.receipt.receiptHash },
+    ]);
+    expect(statement.policyHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(canonicalStatement).toBe(canonicalJson(statement));
+    const jwks = (await suite.ctx.app.inject({ url: '/.well-known/jwks.json' })).json<{
+      keys: { kid: string; kty: string; crv: string; x: string }[];
+    }>();
+    const jwk = jwks.keys.find((k) => k.kid === signature?.kid);
+    expect(jwk).toBeDefined();
+    const publicKey = createPublicKey({ key: jwk!, format: 'jwk' });
+    const sig = Buffer.from(signature!.signature, 'base64url');
+    expect(verify(null, Buffer.from(canonicalStatement), publicKey, sig)).toBe(true);
+    expect(verify(null, Buffer.from(canonicalStatement + ' '), publicKey, sig)).toBe(false);
+
+    const other = await suite.ctx.apiKey(['read'], 'tenant-other');
+    const foreign = await suite.ctx.app.inject({ url, headers: { 'x-api-key': other } });
+    expect(foreign.json()).toEqual([]);
+    const bad = await suite.ctx.app.inject({
+      url: '/api/v1/deployments?repository=not a repo',
+      headers: { 'x-api-key': key },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await suite.ctx.app.inject({ url })).statusCode).toBe(401);
   });
 
   it('a BLOCK receipt: rejected, naming the decision', async () => {
