@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
  * callback and environment: a redelivered webhook finds its row instead of deciding twice. A
  * pending row waits for its receipt and is decided by whichever replica holds its lease
  * (`lease_until`, taken with a conditional update); a decided row keeps the decision record.
+ * The CI receipts of a commit, which every sweep of a pending deployment reads, get an index.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('deployment_gates', (t) => {
@@ -28,8 +29,12 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['state', 'lease_until']);
     t.index(['repository', 'requested_at']);
   });
+  await knex.raw(
+    `create index receipts_ci_head_sha on receipts ((body->'subject'->>'headSha')) where body->'subject'->>'kind' = 'ci-workflow-run'`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index if exists receipts_ci_head_sha');
   await knex.schema.dropTable('deployment_gates');
 }
