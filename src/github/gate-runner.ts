@@ -97,7 +97,7 @@ export async function requestGate(
   deps: ReceiptsAppDeps,
   octokit: Octokit,
   log: Context['log'],
-  request: GateRequest & { installationId: number; callbackUrl: string },
+  request: GateRequest & { installationId: number; callbackUrl: string; deploymentId: number },
   policy: GatePolicy,
 ): Promise<void> {
   const gate: NewDeploymentGate = { id: randomUUID(), ...request, ...policyColumns(policy) };

@@ -215,6 +215,8 @@ export interface NewDeploymentGate {
   environment: string;
   sha: string;
   callbackUrl: string;
+  /** GitHub's deployment id: a re-run of the job asks again with a new one. */
+  deploymentId: number;
   requestedAt: Date;
   /** The environment's policy as read (undefined when the file could not be read). */
   policy: unknown;

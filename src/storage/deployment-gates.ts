@@ -14,6 +14,7 @@ interface GateRow {
   environment: string;
   sha: string;
   callback_url: string;
+  deployment_id: string | number;
   requested_at: Date;
   policy: unknown;
   policy_hash: string | null;
@@ -33,6 +34,7 @@ function toGate(row: GateRow): DeploymentGate {
     environment: row.environment,
     sha: row.sha,
     callbackUrl: row.callback_url,
+    deploymentId: Number(row.deployment_id),
     requestedAt: row.requested_at,
     policy: row.policy ?? undefined,
     policyHash: row.policy_hash ?? undefined,
@@ -88,12 +90,13 @@ export class DeploymentGateRepository implements DeploymentGateStore {
         environment: gate.environment,
         sha: gate.sha,
         callback_url: gate.callbackUrl,
+        deployment_id: gate.deploymentId,
         requested_at: gate.requestedAt,
         policy: gate.policy === undefined ? null : JSON.stringify(gate.policy),
         policy_hash: gate.policyHash ?? null,
         lease_until: leaseUntil,
       })
-      .onConflict(['callback_url', 'environment'])
+      .onConflict(['callback_url', 'environment', 'deployment_id'])
       .ignore()
       .returning(['id']);
     return inserted.length > 0;

@@ -34,7 +34,7 @@ function repository() {
 function rulePayload(
   repo: ReturnType<typeof repository>,
   commit: string,
-  options: { environment?: string; callbackUrl?: string } = {},
+  options: { environment?: string; callbackUrl?: string; deploymentId?: number } = {},
 ) {
   const callback = `${GITHUB_API}/repos/${repo.full_name}/actions/runs/${runId}/deployment_protection_rule`;
   return {
@@ -43,7 +43,7 @@ function rulePayload(
     event: 'push',
     deployment_callback_url: options.callbackUrl ?? callback,
     deployment: {
-      id: 1,
+      id: options.deploymentId ?? 1,
       sha: commit,
       ref: 'main',
       environment: options.environment ?? 'production',
@@ -214,6 +214,28 @@ describe('deployment gate', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect((await suite.ctx.app.inject({ url })).statusCode).toBe(401);
+  });
+
+  it('a redelivered request is not answered twice; a re-run of the job (a new deployment) is', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    const answers = nockGate(repo, POLICY);
+    const payload = rulePayload(repo, commit);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', payload);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    expect((await deliver(suite.ctx.app, 'deployment_protection_rule', payload)).statusCode).toBe(
+      200,
+    );
+    expect(answers).toHaveLength(1);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    const again = nockCallback(repo);
+    await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit, { deploymentId: 2 }),
+    );
+    expect(again[0]).toMatchObject({ state: 'approved' });
   });
 
   it('a BLOCK receipt: rejected, naming the decision', async () => {

@@ -24,6 +24,7 @@ function gate(change: Partial<NewDeploymentGate> = {}): NewDeploymentGate {
     environment: 'production',
     sha: 'a'.repeat(40),
     callbackUrl: `https://api.github.com/repos/acme/app/actions/runs/${Math.floor(Math.random() * 1e9)}/deployment_protection_rule`,
+    deploymentId: 1,
     requestedAt: new Date(),
     policy: { wait: '60m' },
     policyHash: `sha256:${'b'.repeat(64)}`,

@@ -48,6 +48,7 @@ export function onDeploymentProtectionRule(deps: ReceiptsAppDeps) {
         requestedAt: new Date(),
         installationId: installation.id,
         callbackUrl: deployment_callback_url,
+        deploymentId: deployment.id,
       },
       policy,
     );

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 
 /**
  * Deployments the GitHub App gates (`deployment_protection_rule`), one row per workflow run's
- * callback and environment: a redelivered webhook finds its row instead of deciding twice. A
+ * callback, environment and deployment (a re-run job is a new deployment): a redelivered webhook
+ * finds its row instead of deciding twice. A
  * pending row waits for its receipt and is decided by whichever replica holds its lease
  * (`lease_until`, taken with a conditional update); a decided row keeps the decision record.
  * The CI receipts of a commit, which every sweep of a pending deployment reads, get an index.
@@ -16,6 +17,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('environment').notNullable();
     t.text('sha').notNullable();
     t.text('callback_url').notNullable();
+    t.bigInteger('deployment_id').notNullable();
     t.timestamp('requested_at', { useTz: true }).notNullable();
     t.jsonb('policy');
     t.text('policy_hash');
@@ -25,7 +27,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('decided_at', { useTz: true });
     t.text('reason');
     t.jsonb('record');
-    t.unique(['callback_url', 'environment']);
+    t.unique(['callback_url', 'environment', 'deployment_id']);
     t.index(['state', 'lease_until']);
     t.index(['repository', 'requested_at']);
   });
