@@ -98,6 +98,7 @@ const EnvSchema = z.object({
   GHE_HOST: optionalString,
   GH_ORG: optionalString,
   WEBHOOK_PROXY_URL: optionalString,
+  DEPLOYMENT_GATE_POLL_MS: intWithDefault(10_000, 50),
   ENV_FILE: optionalString,
   GHE_PROTOCOL: optionalString,
 });
@@ -199,6 +200,8 @@ export interface Config {
   githubSetup: {
     /** smee.io channel: webhooks forwarded to this process (development). */
     webhookProxyUrl: string | undefined;
+    /** How often pending deployment gates are judged again (a receipt arrived, a wait ended). */
+    gatePollMs: number;
     /** Register the app for this organisation instead of the user. */
     org: string | undefined;
     gheHost: string | undefined;
@@ -292,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     github: githubConfig(e),
     githubSetup: {
       webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+      gatePollMs: e.DEPLOYMENT_GATE_POLL_MS,
       org: e.GH_ORG,
       gheHost: e.GHE_HOST,
       gheProtocol: e.GHE_PROTOCOL,

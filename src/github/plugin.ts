@@ -4,6 +4,7 @@ import type { Probot, ProbotOctokit } from 'probot';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { DEFAULT_TRUSTED_EVENTS } from '../receipts/checks/ci.js';
+import { startGateSweeper } from './gate-runner.js';
 import { AppOctokit } from './octokit.js';
 import { createProbot, type ProbotLogger } from './probot.js';
 import { receiptsApp } from './receipts-app.js';
@@ -61,14 +62,24 @@ export default async function githubAppPlugin(
   if (config.githubSetup.webhookProxyUrl) {
     forwardWebhooks(app, config.githubSetup.webhookProxyUrl);
   }
-  await probot.load(
-    receiptsApp({
-      appId: Number(config.github.appId),
-      publicUrl: config.publicUrl,
-      defaultTrustedEvents: config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS,
-      receipts: app.services.receipts,
-    }),
+  const deps = {
+    appId: Number(config.github.appId),
+    publicUrl: config.publicUrl,
+    defaultTrustedEvents: config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS,
+    receipts: app.services.receipts,
+    gates: app.services.stores.deploymentGates,
+    signer: app.services.signer,
+  };
+  await probot.load(receiptsApp(deps));
+  const stopSweeper = startGateSweeper(
+    deps,
+    {
+      installationOctokit: (id) => probot.auth(id),
+      log: probot.log.child({ name: 'deployment-gate' }),
+    },
+    config.githubSetup.gatePollMs,
   );
+  app.addHook('onClose', stopSweeper);
 
   // The signature covers the exact bytes GitHub sent: keep the body as the raw string.
   app.removeContentTypeParser('application/json');

@@ -4,7 +4,8 @@ import type { ReceiptRecord } from './ports.js';
 import { verifyReceipt } from './verify.js';
 
 /** What the service is about to sign or publish about a stored receipt. */
-export type ReceiptUse = 'attestation' | 'status' | 'bundle' | 'pdf' | 'check-run';
+export type ReceiptUse =
+  'attestation' | 'status' | 'bundle' | 'pdf' | 'check-run' | 'deployment-gate';
 
 /** Told of every stored receipt that failed the check (logging and metrics). */
 export type IntegrityFailureReporter = (failure: IntegrityFailure) => void;

@@ -73,6 +73,11 @@ export interface ReceiptStore {
   findByExternalId(tenant: string, externalId: string): Promise<ReceiptRecord | undefined>;
   /** Any tenant's receipt with this `sha256:` hash (the public status endpoint), or undefined. */
   findByHash(receiptHash: string): Promise<ReceiptRecord | undefined>;
+  /**
+   * CI receipts of any tenant about this repository (case-insensitive) and commit, newest first,
+   * at most `limit`: what a deployment gate weighs (it decides which of them count).
+   */
+  findCiForCommit(repository: string, headSha: string, limit: number): Promise<ReceiptRecord[]>;
   /** Newest first, keyset-paged: no duplicates or gaps across inserts; filters combine (and). */
   list(
     tenant: string,
@@ -198,4 +203,62 @@ export interface ReceiptStores {
   signingKeys: SigningKeyStore;
   tenantPolicies: TenantPolicyStore;
   tokenUses: TokenUseStore;
+}
+
+/** A deployment the GitHub App gates, as first requested. */
+export interface NewDeploymentGate {
+  id: string;
+  tenant: string;
+  installationId: number;
+  /** `owner/repo`. */
+  repository: string;
+  environment: string;
+  sha: string;
+  callbackUrl: string;
+  /** GitHub's deployment id: a re-run of the job asks again with a new one. */
+  deploymentId: number;
+  requestedAt: Date;
+  /** The environment's policy as read (undefined when the file could not be read). */
+  policy: unknown;
+  policyHash: string | undefined;
+}
+
+export interface DeploymentGate extends NewDeploymentGate {
+  state: 'pending' | 'approved' | 'rejected';
+  attempts: number;
+  decidedAt: Date | null;
+  reason: string | null;
+  /** The signed decision record, once decided. */
+  record: unknown;
+}
+
+export interface DeploymentGatePage {
+  items: DeploymentGate[];
+  nextCursor: string | undefined;
+}
+
+/**
+ * Gated deployments. Whoever holds a gate's lease decides it: the lease is taken with a
+ * conditional update, so of several replicas exactly one answers GitHub at a time, and a decided
+ * gate is never decided again.
+ */
+export interface DeploymentGateStore {
+  /** Inserts the gate leased to the caller until `leaseUntil`; false when it already exists. */
+  open(gate: NewDeploymentGate, leaseUntil: Date): Promise<boolean>;
+  /** Leases up to `limit` pending gates whose lease is free at `now`. */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<DeploymentGate[]>;
+  /** Frees a pending gate's lease until `retryAt` (null: at once), counting a failed answer. */
+  release(id: string, retryAt: Date | null, failed: boolean): Promise<void>;
+  /** Records the decision of a pending gate; false when it was no longer pending. */
+  finish(
+    id: string,
+    decision: { state: 'approved' | 'rejected'; reason: string; record: unknown; at: Date },
+  ): Promise<boolean>;
+  /** The tenant's decided gates of the repository (case-insensitive), newest first, keyset-paged. */
+  listDecided(
+    tenant: string,
+    repository: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<DeploymentGatePage>;
 }

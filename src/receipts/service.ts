@@ -150,6 +150,11 @@ export class ReceiptService {
     return this.deps.stores.receipts.findByExternalId(tenant, externalId);
   }
 
+  /** CI receipts of the repository's commit, of every tenant (the caller decides which count). */
+  ciReceiptsForCommit(repository: string, headSha: string): Promise<ReceiptRecord[]> {
+    return this.deps.stores.receipts.findCiForCommit(repository, headSha, 50);
+  }
+
   list(
     tenant: string,
     limit: number,

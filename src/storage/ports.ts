@@ -7,6 +7,7 @@ import type {
   IssuerStore,
   NotaryStore,
   ReceiptStore,
+  DeploymentGateStore,
   RevocationStore,
   SigningKeyStore,
   TenantPolicyStore,
@@ -89,4 +90,6 @@ export interface Repositories {
   receiptPdfs: ReceiptPdfStore;
   /** RFC 3161 tokens over the log's checkpoints (`src/anchoring/timestamps.ts`). */
   checkpointTimestamps: TimestampStore;
+  /** Deployments the GitHub App gates, pending and decided (`src/github/deployment-gate.ts`). */
+  deploymentGates: DeploymentGateStore;
 }

@@ -234,6 +234,23 @@ export class ReceiptRepository implements ReceiptStore {
     return row ? toRecord(row as ReceiptRow) : undefined;
   }
 
+  async findCiForCommit(
+    repository: string,
+    headSha: string,
+    limit: number,
+  ): Promise<ReceiptRecord[]> {
+    const rows = (await this.select(this.knex)
+      .whereRaw(`r.body->'subject'->>'kind' = 'ci-workflow-run'`)
+      .whereRaw(`r.body->'subject'->>'headSha' = ?`, [headSha])
+      .whereRaw(`lower(r.body->'subject'->>'repository') = lower(?)`, [repository])
+      .orderBy([
+        { column: 'r.created_at', order: 'desc' },
+        { column: 'r.id', order: 'desc' },
+      ])
+      .limit(limit)) as ReceiptRow[];
+    return rows.map(toRecord);
+  }
+
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */
   async list(
     tenant: string,

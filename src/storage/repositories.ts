@@ -2,6 +2,7 @@ import type { Database } from './database.js';
 import type { Repositories } from './ports.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { CheckpointTimestampRepository } from './checkpoint-timestamps.js';
+import { DeploymentGateRepository } from './deployment-gates.js';
 import { IssuerRepository } from './issuers.js';
 import { LogRepository } from './log.js';
 import { NotaryRepository } from './notaries.js';
@@ -41,5 +42,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     tokenUses: new TokenUseRepository(db.knex),
     receiptPdfs: new ReceiptPdfRepository(db.knex),
     checkpointTimestamps: new CheckpointTimestampRepository(db.knex),
+    deploymentGates: new DeploymentGateRepository(db.knex),
   };
 }

@@ -79,8 +79,14 @@ describe('GitHub App setup (manifest flow)', () => {
       url: PUBLIC_URL,
       hook_attributes: { url: `${PUBLIC_URL}/api/github/webhooks`, active: true },
       redirect_url: `${PUBLIC_URL}/probot/setup`,
-      default_permissions: { checks: 'write', actions: 'read', contents: 'read', metadata: 'read' },
-      default_events: ['workflow_run', 'check_run'],
+      default_permissions: {
+        checks: 'write',
+        actions: 'read',
+        deployments: 'write',
+        contents: 'read',
+        metadata: 'read',
+      },
+      default_events: ['workflow_run', 'check_run', 'deployment_protection_rule'],
     });
   });
 

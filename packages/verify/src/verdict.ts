@@ -33,6 +33,8 @@ export interface Verdict {
   insecure: boolean;
   steps: Step[];
   receipt?: Record<string, unknown>;
+  /** The CI identity policy asked for on the command line, when one was. */
+  policy?: { met: boolean; failures: string[] };
 }
 
 const STATUS_OF: Record<string, string> = {

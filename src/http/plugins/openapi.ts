@@ -32,6 +32,7 @@ export default fp(
           { name: 'lifecycle', description: 'Re-verify and revoke receipts' },
           { name: 'anchoring', description: 'Merkle log provenance' },
           { name: 'ci', description: 'Workflow-event adapter' },
+          { name: 'deployments', description: "The GitHub App's deployment gate decisions" },
           { name: 'public', description: 'No API key needed' },
         ],
       },

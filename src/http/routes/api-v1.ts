@@ -5,6 +5,7 @@ import anchoringRoutes from './anchoring.js';
 import attestationRoutes from './attestation.js';
 import bundleRoutes from './bundle.js';
 import ciRoutes from './ci.js';
+import deploymentRoutes from './deployments.js';
 import lifecycleRoutes from './lifecycle.js';
 import pdfRoutes from './pdf.js';
 import receiptRoutes from './receipts.js';
@@ -51,4 +52,5 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(attestationRoutes);
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);
+  await app.register(deploymentRoutes);
 }

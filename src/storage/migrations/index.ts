@@ -20,6 +20,7 @@ import * as m018 from './018_signing_keys_notify.js';
 import * as m019 from './019_receipt_pdfs.js';
 import * as m020 from './020_checkpoint_timestamps.js';
 import * as m021 from './021_change_notify_schema.js';
+import * as m022 from './022_deployment_gates.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '019_receipt_pdfs': m019,
   '020_checkpoint_timestamps': m020,
   '021_change_notify_schema': m021,
+  '022_deployment_gates': m022,
 };
 
 /** The migrations up to and including `last` (all of them by default). */

@@ -73,6 +73,12 @@ export const ENDPOINTS: Endpoint[] = [
   },
   { name: 'list', method: 'GET', route: '/api/v1/receipts', path: () => '/api/v1/receipts' },
   {
+    name: 'deployments',
+    method: 'GET',
+    route: '/api/v1/deployments',
+    path: () => '/api/v1/deployments?repository=octo-org/octo-repo',
+  },
+  {
     name: 'ci',
     method: 'POST',
     route: '/api/v1/verifications/ci',

@@ -7,6 +7,7 @@ import { MAX_PDF_BYTES } from '../pdf/attachment.js';
 import type { TrustRoot } from '../trust.js';
 import { unreadable } from '../verdict.js';
 import { verifyBundle, type VerifyOptions } from '../verify.js';
+import { withCiPolicy } from '../ci-policy.js';
 import { checkTimestamps } from '../timestamp/steps.js';
 import { certificatesFromPem, MAX_CERTIFICATE_BYTES } from '../timestamp/x509.js';
 import { fetchJson, FetchError, MAX_FETCH_BYTES } from './fetch.js';
@@ -41,11 +42,19 @@ Options:
                            RFC 3161 tokens must verify and match its checkpoint; reports the
                            earliest independent time the receipt existed
   --max-status-age SECS    how old a status statement may be and still count as current (default 300)
+
+CI receipts (each failing condition is named; an authentic receipt that misses one is exit 3):
+  --repo OWNER/NAME        the receipt is about this repository
+  --sha COMMIT             ... and this commit
+  --signer-workflow PATH   ... made by this workflow file (.github/workflows/release.yml), proven
+                           by the run's OIDC token
+  --deny-self-hosted-runners  the run is proven to have used GitHub-hosted runners only
+  --profile ID             the receipt was judged under this policy profile (ci-provenance-v2)
   --json                   print one JSON object (docs/verify-result.schema.json)
   --help, -h               this text
 
 Exit status: 0 authentic, ALLOW and not revoked; 1 not authentic (the failing step is named);
-2 unreadable input or bad usage; 3 authentic but FLAG, BLOCK or revoked.
+2 unreadable input or bad usage; 3 authentic but FLAG, BLOCK, revoked or a CI condition not met.
 Every fetch reads at most ${MAX_FETCH_BYTES} bytes; https only (http only to localhost).
 
 example: receipt-verify receipt.pdf --online https://receipts.example.com`;
@@ -112,7 +121,7 @@ async function run(o: Options, io: Io): Promise<number> {
     : read.bundle;
   const status = await statusOf(o, bundle);
   const time = await checkTimestamps(bundle, tsaCertificates(o.tsaCerts));
-  const verdict = verifyBundle(bundle, {
+  const authentic = verifyBundle(bundle, {
     timestamps: time.step,
     trust,
     ...(read.from === 'pdf' ? { pdf: pdfOf(read) } : {}),
@@ -120,6 +129,7 @@ async function run(o: Options, io: Io): Promise<number> {
     ...(status ? { status } : {}),
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
   });
+  const verdict = withCiPolicy(authentic, o.ci);
   printVerdict(io, verdict, o.json);
   if (verdict.insecure)
     io.err('WARNING: --insecure-ignore-trust: this proves the file is intact, not who made it');

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { CiPolicy } from '../ci-policy.js';
 
 /** The command line of `receipt-verify`, parsed; a Usage error is exit 2 with the usage text. */
 export class Usage extends Error {
@@ -18,6 +19,8 @@ export interface Options {
   tsaCerts: string[];
   maxStatusAge?: number;
   insecureIgnoreTrust: boolean;
+  /** The CI identity policy (ci-policy.ts); every field optional. */
+  ci: CiPolicy;
   json: boolean;
   help: boolean;
 }
@@ -34,6 +37,11 @@ export const OPTIONS = {
   'tsa-cert': { type: 'string', multiple: true },
   'max-status-age': { type: 'string' },
   'insecure-ignore-trust': { type: 'boolean' },
+  repo: { type: 'string' },
+  sha: { type: 'string' },
+  'signer-workflow': { type: 'string' },
+  'deny-self-hosted-runners': { type: 'boolean' },
+  profile: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -82,6 +90,33 @@ function statusAge(text: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** The CI policy options, each checked for its form (a bad one is a usage error, exit 2). */
+function ciPolicyOf(v: ReturnType<typeof parse>['values']): CiPolicy {
+  const policy: CiPolicy = {};
+  if (v.repo !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(v.repo))
+      throw new Usage('--repo takes owner/name');
+    policy.repo = v.repo;
+  }
+  if (v.sha !== undefined) {
+    if (!/^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$/.test(v.sha))
+      throw new Usage('--sha takes a full commit id (40 or 64 hex digits)');
+    policy.sha = v.sha;
+  }
+  const workflow = v['signer-workflow'];
+  if (workflow !== undefined) {
+    if (!/^\.github\/workflows\/[^/@\s]{1,200}\.ya?ml$/.test(workflow))
+      throw new Usage('--signer-workflow takes .github/workflows/<file>.yml');
+    policy.signerWorkflow = workflow;
+  }
+  if (v['deny-self-hosted-runners']) policy.denySelfHostedRunners = true;
+  if (v.profile !== undefined) {
+    if (!/^[a-z0-9-]{1,64}$/.test(v.profile)) throw new Usage('--profile takes a profile id');
+    policy.profile = v.profile;
+  }
+  return policy;
+}
+
 export function parseOptions(args: string[]): Options {
   const { values: v, positionals } = parse(args);
   if (v.help)
@@ -90,6 +125,7 @@ export function parseOptions(args: string[]): Options {
       keys: [],
       tsaCerts: [],
       insecureIgnoreTrust: false,
+      ci: {},
       json: false,
       help: true,
     };
@@ -115,6 +151,7 @@ export function parseOptions(args: string[]): Options {
     tsaCerts: v['tsa-cert'] ?? [],
     ...defined('maxStatusAge', statusAge(v['max-status-age'])),
     insecureIgnoreTrust: v['insecure-ignore-trust'] ?? false,
+    ci: ciPolicyOf(v),
     json: v.json ?? false,
     help: false,
   };

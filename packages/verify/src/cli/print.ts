@@ -23,6 +23,10 @@ export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
   io.out(`trust: ${verdict.trust}`);
   for (const s of verdict.steps) io.out(`${s.status.padEnd(4)}  ${s.id.padEnd(16)} ${s.detail}`);
   io.out(`current status: ${verdict.currentStatus.detail}`);
+  if (verdict.policy) {
+    if (verdict.policy.met) io.out('PASS  ci-policy        every CI policy condition is met');
+    for (const failure of verdict.policy.failures) io.out(`FAIL  ci-policy        ${failure}`);
+  }
   io.out(verdict.summary);
 }
 
@@ -51,6 +55,7 @@ export function jsonReport(v: Verdict): Record<string, unknown> {
           },
         }
       : {}),
+    ...(v.policy ? { policy: v.policy } : {}),
     steps: v.steps,
   };
 }

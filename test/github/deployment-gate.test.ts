@@ -1,0 +1,371 @@
+import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
+import { ed25519Pem } from '../helpers/context.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
+import pino from 'pino';
+import type { DeploymentDecision } from '../../src/contract/deployments.js';
+import { canonicalJson } from '../../src/receipts/canonical.js';
+import type { ReceiptsAppDeps } from '../../src/github/deps.js';
+import { sweepGates, type GateSweeperDeps } from '../../src/github/gate-runner.js';
+import { APP_ID, workflowRunPayload } from './fixtures.js';
+import { TestOctokit } from './test-octokit.js';
+import { deliver, GITHUB_API, nockRepoConfig, nockToken, PUBLIC_URL, TOKEN } from './helpers.js';
+import { githubSuite } from './suite.js';
+
+/**
+ * The deployment gate end to end: a really signed `deployment_protection_rule` webhook, the
+ * repository's policy read from GitHub, the receipts in the store, and the answer POSTed to the
+ * run's deployment_callback_url (every GitHub call nocked and required).
+ */
+const suite = githubSuite({ DEPLOYMENT_GATE_POLL_MS: '100' });
+
+const sha = () => randomBytes(20).toString('hex');
+
+/** The workflow run waiting on the environment: a new one per test. */
+let runId = 0;
+
+function repository() {
+  runId = Math.floor(Math.random() * 1e9);
+  const { repository } = workflowRunPayload(suite.installationId, 'completed');
+  return repository;
+}
+
+function rulePayload(
+  repo: ReturnType<typeof repository>,
+  commit: string,
+  options: { environment?: string; callbackUrl?: string; deploymentId?: number } = {},
+) {
+  const callback = `${GITHUB_API}/repos/${repo.full_name}/actions/runs/${runId}/deployment_protection_rule`;
+  return {
+    action: 'requested',
+    environment: options.environment ?? 'production',
+    event: 'push',
+    deployment_callback_url: options.callbackUrl ?? callback,
+    deployment: {
+      id: options.deploymentId ?? 1,
+      sha: commit,
+      ref: 'main',
+      environment: options.environment ?? 'production',
+    },
+    repository: repo,
+    installation: { id: suite.installationId, node_id: 'MDIzOkludGVncmF0aW9u' },
+    sender: repo.owner,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(50);
+  }
+}
+
+async function gateRow(repo: ReturnType<typeof repository>) {
+  return (await suite.ctx.db
+    .knex('deployment_gates')
+    .where({ repository: repo.full_name, tenant: suite.tenant })
+    .orderBy('requested_at', 'desc')
+    .first()) as { state: string; attempts: number } | undefined;
+}
+
+function gateDeps(): ReceiptsAppDeps {
+  const { services } = suite.ctx.app;
+  return {
+    appId: APP_ID,
+    publicUrl: PUBLIC_URL,
+    defaultTrustedEvents: [],
+    receipts: services.receipts,
+    gates: services.stores.deploymentGates,
+    signer: services.signer,
+  };
+}
+
+const silentLog = pino({ level: 'silent' }) as unknown as GateSweeperDeps['log'];
+
+/** The callback POST, answered with `status`; its bodies land in the array. */
+function nockCallback(repo: ReturnType<typeof repository>, status = 204) {
+  const answers: Answer[] = [];
+  nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
+    .post(
+      `/repos/${repo.owner.login}/${repo.name}/actions/runs/${runId}/deployment_protection_rule`,
+      (body: Answer) => {
+        answers.push(body);
+        return true;
+      },
+    )
+    .reply(status, status >= 400 ? { message: 'Server Error' } : undefined);
+  return answers;
+}
+
+interface Answer {
+  environment_name: string;
+  state: string;
+  comment: string;
+}
+
+/** The token, the policy file and the callback; the callback's body lands in the array. */
+function nockGate(repo: ReturnType<typeof repository>, yaml: string | null, callback = true) {
+  nockToken(suite.installationId);
+  nockRepoConfig(repo.owner.login, repo.name, yaml);
+  return callback ? nockCallback(repo) : [];
+}
+
+async function issue(
+  repo: ReturnType<typeof repository>,
+  commit: string,
+  options: { event?: string; tenant?: string; oidc?: Record<string, string> } = {},
+) {
+  const run = String(Math.floor(Math.random() * 1e9));
+  const identity = options.oidc
+    ? {
+        kind: 'oidc-valid' as const,
+        claims: {
+          issuer: 'https://token.actions.githubusercontent.com',
+          repository: repo.full_name,
+          sha: commit,
+          event_name: options.event ?? 'push',
+          run_id: run,
+          run_attempt: '1',
+          jti: randomUUID(),
+          exp: Math.floor(Date.now() / 1000) + 600,
+          ...options.oidc,
+        },
+      }
+    : { kind: 'github-app' as const, installationId: suite.installationId };
+  const { record } = await suite.ctx.app.services.receipts.issueCi(
+    options.tenant ?? suite.tenant,
+    {
+      externalId: `${repo.full_name}/${run}/1`,
+      headSha: commit,
+      subject: { kind: 'workflow_run', summary: 'release' },
+      repository: { fullName: repo.full_name, htmlUrl: repo.html_url },
+      provenance: { eventName: options.event ?? 'push' },
+    },
+    { identity },
+  );
+  return record;
+}
+
+const POLICY = 'deployments:\n  production:\n    identity: proven\n';
+
+describe('deployment gate', () => {
+  it('a clean receipt of the commit: approved, with a link to its verify page', async () => {
+    const repo = repository();
+    const commit = sha();
+    const record = await issue(repo, commit);
+    const answers = nockGate(repo, POLICY);
+    const res = await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ environment_name: 'production', state: 'approved' });
+    expect(answers[0]?.comment).toContain(`receipt ${record.id} meets the policy`);
+    expect(answers[0]?.comment).toContain(
+      `${PUBLIC_URL}/verify?hash=${encodeURIComponent(record.receipt.receiptHash)}`,
+    );
+  });
+
+  it('each decision is listed with its signed record (read key of the installation tenant)', async () => {
+    const repo = repository();
+    const commit = sha();
+    const record = await issue(repo, commit);
+    nockGate(repo, POLICY);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    const url = `/api/v1/deployments?repository=${repo.full_name}`;
+    const key = await suite.ctx.apiKey(['read'], suite.tenant);
+    const res = await suite.ctx.app.inject({ url, headers: { 'x-api-key': key } });
+    expect(res.statusCode).toBe(200);
+    const [decision] = res.json<DeploymentDecision[]>();
+    expect(decision).toMatchObject({
+      repository: repo.full_name,
+      environment: 'production',
+      sha: commit,
+      state: 'approved',
+    });
+    const { statement, canonicalStatement, signature } = decision!.record;
+    expect(statement.receipts).toEqual([
+      { receiptId: record.id, receiptHash: record.receipt.receiptHash },
+    ]);
+    expect(statement.policyHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(canonicalStatement).toBe(canonicalJson(statement));
+    const jwks = (await suite.ctx.app.inject({ url: '/.well-known/jwks.json' })).json<{
+      keys: { kid: string; kty: string; crv: string; x: string }[];
+    }>();
+    const jwk = jwks.keys.find((k) => k.kid === signature?.kid);
+    expect(jwk).toBeDefined();
+    const publicKey = createPublicKey({ key: jwk!, format: 'jwk' });
+    const sig = Buffer.from(signature!.signature, 'base64url');
+    expect(verify(null, Buffer.from(canonicalStatement), publicKey, sig)).toBe(true);
+    expect(verify(null, Buffer.from(canonicalStatement + ' '), publicKey, sig)).toBe(false);
+
+    const other = await suite.ctx.apiKey(['read'], 'tenant-other');
+    const foreign = await suite.ctx.app.inject({ url, headers: { 'x-api-key': other } });
+    expect(foreign.json()).toEqual([]);
+    const bad = await suite.ctx.app.inject({
+      url: '/api/v1/deployments?repository=not a repo',
+      headers: { 'x-api-key': key },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await suite.ctx.app.inject({ url })).statusCode).toBe(401);
+  });
+
+  it('a redelivered request is not answered twice; a re-run of the job (a new deployment) is', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    const answers = nockGate(repo, POLICY);
+    const payload = rulePayload(repo, commit);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', payload);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    expect((await deliver(suite.ctx.app, 'deployment_protection_rule', payload)).statusCode).toBe(
+      200,
+    );
+    expect(answers).toHaveLength(1);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    const again = nockCallback(repo);
+    await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit, { deploymentId: 2 }),
+    );
+    expect(again[0]).toMatchObject({ state: 'approved' });
+  });
+
+  it('a BLOCK receipt: rejected, naming the decision', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit, { event: 'pull_request_target' });
+    const answers = nockGate(repo, POLICY);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(answers[0]).toMatchObject({ state: 'rejected' });
+    expect(answers[0]?.comment).toContain('decision BLOCK (required: clean)');
+  });
+
+  it('a revoked receipt: rejected', async () => {
+    const repo = repository();
+    const commit = sha();
+    const record = await issue(repo, commit);
+    const pem = ed25519Pem();
+    await registerIssuer(suite.ctx.repos, pem, suite.tenant);
+    const key = await suite.ctx.apiKey(['revoke'], suite.tenant);
+    expect((await revokeVia(suite.ctx.app, key, record.id, pem)).statusCode).toBe(200);
+    const answers = nockGate(repo, POLICY);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(answers[0]).toMatchObject({ state: 'rejected' });
+    expect(answers[0]?.comment).toContain(`receipt ${record.id} is revoked`);
+  });
+
+  it('an OIDC-proven receipt of a self-hosted run under denySelfHostedRunners: rejected', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit, {
+      tenant: 'tenant-oidc',
+      oidc: {
+        runner_environment: 'self-hosted',
+        workflow_ref: `${repo.full_name}/.github/workflows/release.yml@refs/heads/main`,
+      },
+    });
+    const yaml =
+      'deployments:\n  "*":\n    identity: oidc\n    workflow: .github/workflows/release.yml\n' +
+      '    denySelfHostedRunners: true\n    allowComplianceGap: true\n';
+    const answers = nockGate(repo, yaml);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(answers[0]).toMatchObject({ state: 'rejected', environment_name: 'production' });
+    expect(answers[0]?.comment).toContain('the run used a self-hosted runner');
+  });
+
+  it("no receipt yet (another tenant's without OIDC proof does not count): pending, then approved when the receipt is issued", async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit, { tenant: 'tenant-other' });
+    nockGate(repo, POLICY, false);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    await sleep(400);
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
+    const answers = nockCallback(repo);
+    const record = await issue(repo, commit);
+    await until(() => answers.length > 0);
+    expect(answers[0]).toMatchObject({ state: 'approved' });
+    expect(answers[0]?.comment).toContain(`receipt ${record.id} meets the policy`);
+    await until(async () => (await gateRow(repo))?.state === 'approved');
+  });
+
+  it('GitHub answering 5xx to the callback: retried with back-off, never approved meanwhile', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    nockGate(repo, POLICY, false);
+    const refused = nockCallback(repo, 502);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(refused).toHaveLength(1);
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending', attempts: 1 });
+    await sleep(1000);
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
+    const answers = nockCallback(repo);
+    await until(() => answers.length > 0, 10_000);
+    expect(answers[0]).toMatchObject({ state: 'approved' });
+    await until(async () => (await gateRow(repo))?.state === 'approved');
+  }, 20_000);
+
+  it('a pending gate is decided once, however many replicas sweep it', async () => {
+    const repo = repository();
+    const commit = sha();
+    nockGate(repo, POLICY, false);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
+    const answers = nockCallback(repo);
+    await issue(repo, commit);
+    // two more replicas on the same store, racing the app's own sweeper
+    const deps = gateDeps();
+    const replica = {
+      installationOctokit: async () => new TestOctokit({ auth: { token: TOKEN } }),
+      log: silentLog,
+    };
+    await Promise.all([sweepGates(deps, replica), sweepGates(deps, replica)]);
+    await until(async () => (await gateRow(repo))?.state === 'approved');
+    await sleep(400);
+    expect(answers).toHaveLength(1);
+  });
+
+  it('a malformed policy: rejected with the parse error', async () => {
+    const repo = repository();
+    const answers = nockGate(repo, 'deployments:\n  production:\n    maxAge: soon\n');
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, sha()));
+    expect(answers[0]).toMatchObject({ state: 'rejected' });
+    expect(answers[0]?.comment).toContain('`deployments.production.maxAge`');
+  });
+
+  it('no policy for the environment: no answer at all', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    nockGate(repo, 'deployments:\n  production:\n    identity: proven\n', false);
+    const res = await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit, { environment: 'staging' }),
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('a callback URL that is not this repository’s run is never called', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    const res = await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit, {
+        callbackUrl: 'https://attacker.example/repos/x/y/actions/runs/1/deployment_protection_rule',
+      }),
+    );
+    expect(res.statusCode).toBe(500);
+  });
+});
