@@ -16,12 +16,17 @@ export async function waitForLog(
   reply: FastifyReply,
   tenant: string,
   receiptId: string,
-): Promise<{ record: ReceiptRecord; logEntry?: BundleLogEntryOf } | undefined> {
+): Promise<{ record: ReceiptRecord; logEntry?: BundleLogEntryOf; wait: number } | undefined> {
   const wait = preferredWait(request.headers.prefer);
   if (wait === undefined) return undefined;
   const { receipts } = app.services;
   const first = await receipts.get(tenant, receiptId);
   if (!first.hasProofArtifact) return undefined;
   reply.header('preference-applied', `wait=${wait}`);
-  return awaitLogEntry(receipts, tenant, receiptId, wait * 1000);
+  return { ...(await awaitLogEntry(receipts, tenant, receiptId, wait * 1000)), wait };
+}
+
+/** The anchor note of an answer whose wait ran out: why there is no proof, and where to ask. */
+export function waitRanOutNote(wait: number): string {
+  return `not in a signed checkpoint within the ${wait} s asked (Prefer: wait=${wait}); POST /anchor/{receiptId} later for the inclusion proof`;
 }

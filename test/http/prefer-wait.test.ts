@@ -89,7 +89,10 @@ describe('POST /verify with Prefer: wait=N', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['preference-applied']).toBe('wait=1');
     expect(res.json().logEntry).toBeUndefined();
-    expect(res.json().anchor.status).toBe('PENDING');
+    expect(res.json().anchor).toEqual({
+      status: 'PENDING',
+      note: 'not in a signed checkpoint within the 1 s asked (Prefer: wait=1); POST /anchor/{receiptId} later for the inclusion proof',
+    });
   });
 
   it('is not applied to a receipt that never enters the log (no proof artifact)', async () => {

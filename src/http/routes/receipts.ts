@@ -12,7 +12,7 @@ import { principalOf } from '../plugins/auth.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 import { PREFER_HEADER_DESCRIPTION } from '../prefer.js';
-import { waitForLog } from '../wait-for-log.js';
+import { waitForLog, waitRanOutNote } from '../wait-for-log.js';
 import { listItemOf, verificationReceiptJson, verificationResponseOf } from '../views.js';
 
 /** A body already JSON (checked against the schema when rendered): Fastify sends it as it is. */
@@ -45,8 +45,12 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       const record = await app.services.receipts.issueRon(tenant, request.body);
       const waited = await waitForLog(app, request, reply, tenant, record.id);
       if (!waited) return verificationResponseOf(record);
-      const { logEntry } = waited;
-      return { ...verificationResponseOf(waited.record), ...(logEntry ? { logEntry } : {}) };
+      const answer = verificationResponseOf(waited.record);
+      if (waited.logEntry) return { ...answer, logEntry: waited.logEntry };
+      // the wait ran out: the answer says so where a client looks for the proof
+      return answer.anchor.status === 'PENDING' && !answer.anchor.note
+        ? { ...answer, anchor: { ...answer.anchor, note: waitRanOutNote(waited.wait) } }
+        : answer;
     },
   });
 
