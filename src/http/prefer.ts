@@ -1,3 +1,5 @@
+import { bounded, LIMITS } from '../contract/limits.js';
+
 /**
  * RFC 7240 `Prefer`: the `wait` preference of the issuing endpoints. A client sending
  * `Prefer: wait=N` asks the answer to wait, at most N seconds (capped at MAX_PREFER_WAIT_SECONDS),
@@ -63,7 +65,10 @@ export function preferredWait(header: string | string[] | undefined): number | u
 }
 
 /** The `Prefer` request header as the OpenAPI document describes it. */
-export const PREFER_HEADER_DESCRIPTION =
+export const PreferHeader = () =>
+  bounded(LIMITS.prefer).optional().describe(PREFER_HEADER_DESCRIPTION);
+
+const PREFER_HEADER_DESCRIPTION =
   'RFC 7240. `wait=N` (seconds, capped at 10): answer once the receipt is in a signed checkpoint, ' +
   'with its `logEntry` (inclusion proof and checkpoint), and say `Preference-Applied: wait=N`; ' +
   'when N seconds pass first, the answer is as without the header. Other preferences are ignored.';

@@ -95,6 +95,12 @@ describe('POST /verify with Prefer: wait=N', () => {
     });
   });
 
+  it('refuses a Prefer header longer than 1024 characters with the ErrorResponse', async () => {
+    const res = await issue(`wait=1, x="${'a'.repeat(1024)}"`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'validation_failed' });
+  });
+
   it('is not applied to a receipt that never enters the log (no proof artifact)', async () => {
     const body = validRequest(notary);
     delete body.doc.pdfBase64;

@@ -6,7 +6,7 @@ import { ServiceError } from '../../errors.js';
 import { MAX_TOKEN_LENGTH } from '../../receipts/ci-identity/oidc.js';
 import { principalOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/responses.js';
-import { PREFER_HEADER_DESCRIPTION } from '../prefer.js';
+import { PreferHeader } from '../prefer.js';
 import { waitForLog } from '../wait-for-log.js';
 
 /** POST /verifications/ci: a workflow run becomes a receipt and a check-run style result. */
@@ -26,7 +26,7 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       security: [{ apiKey: [] }],
       body: CiVerificationRequest,
       headers: z.object({
-        prefer: z.string().optional().describe(PREFER_HEADER_DESCRIPTION),
+        prefer: PreferHeader(),
         'x-ci-oidc-token': z
           .string()
           .max(MAX_TOKEN_LENGTH)

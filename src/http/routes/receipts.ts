@@ -11,7 +11,7 @@ import {
 import { principalOf } from '../plugins/auth.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { PREFER_HEADER_DESCRIPTION } from '../prefer.js';
+import { PreferHeader } from '../prefer.js';
 import { waitForLog, waitRanOutNote } from '../wait-for-log.js';
 import { listItemOf, verificationReceiptJson, verificationResponseOf } from '../views.js';
 
@@ -37,7 +37,7 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
         '(docs/examples/sample-notary.pub.pem) for your tenant to get an ALLOW.',
       security: [{ apiKey: [] }],
       body: VerificationRequest,
-      headers: z.object({ prefer: z.string().optional().describe(PREFER_HEADER_DESCRIPTION) }),
+      headers: z.object({ prefer: PreferHeader() }),
       response: { 200: VerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
     handler: async (request, reply) => {
