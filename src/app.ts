@@ -5,7 +5,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { ProbotOctokit } from 'probot';
-import { startIntervalSealer } from './anchoring/sealer.js';
+import { startSealer } from './anchoring/sealer.js';
 import { adminSocketPath, startAdminChannel } from './cli/admin-channel.js';
 import { runCli } from './cli/run.js';
 import type { Config } from './config.js';
@@ -89,13 +89,17 @@ async function openAdminChannel(app: FastifyInstance, config: Config): Promise<v
 }
 
 /**
- * The interval sealer (src/anchoring/sealer.ts) runs while the app does: started once the services
- * exist, stopped before the store closes. ANCHOR_INTERVAL_MS=0 or signing disabled: none.
+ * The sealer (src/anchoring/sealer.ts) runs while the app does: started once the services exist,
+ * stopped before the store closes. ANCHOR_INTERVAL_MS=0 or signing disabled: none.
  */
 function runSealer(app: FastifyInstance, config: Config): void {
   const { anchoring } = app.services;
   if (config.anchorIntervalMs <= 0 || !anchoring.enabled) return;
-  const sealer = startIntervalSealer(anchoring, config.anchorIntervalMs, app.log);
+  const sealer = startSealer(
+    anchoring,
+    { batchMs: config.sealBatchMs, intervalMs: config.anchorIntervalMs },
+    app.log,
+  );
   app.addHook('onClose', () => sealer.stop());
 }
 

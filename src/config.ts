@@ -68,6 +68,7 @@ const EnvSchema = z.object({
   TSA_CERT_FILES: optionalString,
   TSA_TIMEOUT_MS: intWithDefault(10_000, 100),
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
+  SEAL_BATCH_MS: intWithDefault(250, 0),
   ISSUE_BATCH_MAX: intWithDefault(128, 1),
   RECEIPT_CACHE_MAX: intWithDefault(2_000, 0),
   LOG_ORIGIN: optionalString,
@@ -169,7 +170,10 @@ export interface Config {
   pdfSigning: { keyFile: string | undefined; certFile: string | undefined; issuerName: string };
   /** RFC 3161 time-stamp authorities (TSA_URLS) and the certificates their tokens must chain to. */
   tsa: { urls: string[]; certFiles: string[]; timeoutMs: number };
+  /** Longest time between two seals and two witness rounds; 0: no in-process sealer. */
   anchorIntervalMs: number;
+  /** The sealer's batching window: pending entries are sealed this often; 0: only per interval. */
+  sealBatchMs: number;
   /** Largest number of receipts one group-commit statement writes. */
   issueBatchMax: number;
   /** Receipts cached in process for reads by id; 0 turns the cache off. */
@@ -280,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pdfSigning: pdfSigningOf(e),
     tsa: tsaOf(e),
     anchorIntervalMs: e.ANCHOR_INTERVAL_MS,
+    sealBatchMs: e.SEAL_BATCH_MS,
     issueBatchMax: e.ISSUE_BATCH_MAX,
     receiptCacheMax: e.RECEIPT_CACHE_MAX,
     logOrigin:

@@ -134,6 +134,11 @@ export class AnchorService {
     return { sealed: sealed.sealed, treeSize: sealed.treeSize };
   }
 
+  /** How many entries wait for a seal (one indexed count; the sealer polls it). */
+  pendingCount(): Promise<number> {
+    return this.log.pendingCount();
+  }
+
   /** Seals until nothing is pending. */
   async sealAll(limit = SEAL_BATCH): Promise<{ sealed: number; treeSize: number }> {
     let total = 0;

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import {
-  BUNDLE_MEDIA_TYPE,
-  LEAF_VERSION,
-  PDF_SIGNER_STATEMENT_TYPE,
-} from '@verification-receipts/verify';
+import { BUNDLE_MEDIA_TYPE, PDF_SIGNER_STATEMENT_TYPE } from '@verification-receipts/verify';
+import { BundleLogEntry } from './log-entry.js';
 import { StoredReceipt } from './verification.js';
+
+export { BundleLogEntry };
 
 /**
  * The receipt bundle (docs/verification.md, packages/verify/src/bundle.ts), as served by
@@ -18,24 +17,6 @@ export const BundleKey = z.strictObject({
   x: z.string().describe('base64url raw 32-byte Ed25519 public key'),
   kid: z.string().describe('RFC 7638 JWK thumbprint'),
   alg: z.literal('EdDSA'),
-});
-
-export const BundleLogEntry = z.strictObject({
-  origin: z.string().describe("The log's origin line (its identity)"),
-  noteVerifierKey: z.string().describe('C2SP signed-note verifier key of the checkpoints'),
-  leafVersion: z.literal(LEAF_VERSION),
-  logIndex: z.number().int().min(0),
-  treeSize: z.number().int().min(1),
-  rootHash: Sha256Wire,
-  inclusionProof: z.array(Sha256Wire).max(64).describe('RFC 9162 inclusion proof, leaf to root'),
-  checkpoint: z.string().describe('C2SP tlog-checkpoint signed note of treeSize and rootHash'),
-  timestamps: z
-    .array(z.string())
-    .max(8)
-    .optional()
-    .describe(
-      'RFC 3161 time-stamp tokens (base64 DER) over the checkpoint as the log signed it (without cosignature lines)',
-    ),
 });
 
 export const PdfSignerEndorsement = z.strictObject({

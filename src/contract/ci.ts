@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, ExternalReceiptStatus } from './common.js';
 import { bounded, HttpUrl, LIMITS } from './limits.js';
+import { BundleLogEntry } from './log-entry.js';
 import { CI_REQUEST_EXAMPLE, CI_RESPONSE_EXAMPLE } from './examples.js';
 
 /** §2.13 workflow-event adapter request: no additional properties at any level. */
@@ -37,6 +38,9 @@ export const CiVerificationResponse = z
     verificationTimestamp: DateTime,
     provenanceNote: z.string().optional(),
     detailsUrl: z.url().optional(),
+    logEntry: BundleLogEntry.optional().describe(
+      "Only with `Prefer: wait=N` once the receipt is in a signed checkpoint: the bundle's logEntry",
+    ),
   })
   .meta({ id: 'CiVerificationResponse', example: CI_RESPONSE_EXAMPLE });
 export type CiVerificationResponse = z.infer<typeof CiVerificationResponse>;

@@ -24,6 +24,8 @@ export const LIMITS = {
   /** Revocation headers: timestamp and the base64url Ed25519 signature (86 characters). */
   timestamp: 64,
   signature: 128,
+  /** The RFC 7240 Prefer header (a few preferences). */
+  prefer: 1024,
 } as const;
 
 /** A string of at most `max` characters (and at least `min`). */

@@ -9,6 +9,7 @@ import {
   RevocationState,
 } from './common.js';
 import { Base64 } from './base64.js';
+import { BundleLogEntry } from './log-entry.js';
 import { bounded, LIMITS } from './limits.js';
 import {
   VERIFICATION_RECEIPT_EXAMPLE,
@@ -95,12 +96,19 @@ export const VerificationResponse = z
     receiptSignature: ReceiptSignature.optional(),
     anchor: AnchorState,
     revocation: RevocationState,
+    logEntry: BundleLogEntry.optional().describe(
+      "Only with `Prefer: wait=N` once the receipt is in a signed checkpoint: the bundle's logEntry",
+    ),
   })
   .meta({ id: 'VerificationResponse', example: VERIFICATION_RESPONSE_EXAMPLE });
 
 /** §2.4 VerificationReceipt: the response fields plus the stored receipt views. */
-export const VerificationReceipt = VerificationResponse.extend({
-  receipt: StoredReceipt,
-  canonicalReceipt: z.string().describe('RFC 8785 form of the receipt; its sha256 is receiptHash'),
-  pdfUrl: z.string(),
-}).meta({ id: 'VerificationReceipt', example: VERIFICATION_RECEIPT_EXAMPLE });
+export const VerificationReceipt = VerificationResponse.omit({ logEntry: true })
+  .extend({
+    receipt: StoredReceipt,
+    canonicalReceipt: z
+      .string()
+      .describe('RFC 8785 form of the receipt; its sha256 is receiptHash'),
+    pdfUrl: z.string(),
+  })
+  .meta({ id: 'VerificationReceipt', example: VERIFICATION_RECEIPT_EXAMPLE });

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
-import { startIntervalSealer, type SealerLog } from '../../src/anchoring/sealer.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startSealer, type SealerLog } from '../../src/anchoring/sealer.js';
 import type { CosignOutcome } from '../../src/anchoring/witness/witnessing.js';
 
 /** A log that keeps what the sealer said, message by message. */
@@ -13,23 +12,36 @@ function recordingLog(): SealerLog & { lines: { level: string; message: string }
   };
 }
 
-/** An anchoring whose witness round answers only when `release` is called (or it is aborted). */
-function slowWitnessAnchoring() {
-  let release: () => void = () => {};
-  const calls = { seals: 0, rounds: 0, aborted: 0 };
+/**
+ * A log with a queue of pending entries (`append` adds, a seal takes them all) whose witness
+ * round answers only when `release` is called (or it is aborted), unless `instantWitness`.
+ */
+function fakeAnchoring(options: { instantWitness?: boolean } = {}) {
+  let pending = 0;
+  let treeSize = 0;
+  const releases: (() => void)[] = [];
+  const calls = { counts: 0, seals: [] as number[], rounds: [] as number[], aborted: 0 };
   return {
     calls,
-    release: () => release(),
+    append: (n = 1) => void (pending += n),
+    release: () => releases.shift()?.(),
     anchoring: {
+      async pendingCount() {
+        calls.counts += 1;
+        return pending;
+      },
       async sealAll() {
-        calls.seals += 1;
-        return { sealed: 1, treeSize: calls.seals };
+        const sealed = pending;
+        pending = 0;
+        treeSize += sealed;
+        calls.seals.push(Date.now());
+        return { sealed, treeSize };
       },
       cosignLatest(signal?: AbortSignal): Promise<CosignOutcome[]> {
-        calls.rounds += 1;
+        calls.rounds.push(treeSize);
+        if (options.instantWitness) return Promise.resolve([]);
         return new Promise((resolve) => {
-          const done = () => resolve([{ witness: 'w', ok: true, detail: 'cosigned' }]);
-          release = done;
+          releases.push(() => resolve([{ witness: 'w', ok: true, detail: 'cosigned' }]));
           signal?.addEventListener('abort', () => {
             calls.aborted += 1;
             resolve([{ witness: 'w', ok: false, detail: 'aborted' }]);
@@ -40,40 +52,108 @@ function slowWitnessAnchoring() {
   };
 }
 
-describe('the interval sealer', () => {
-  it('runs one tick at a time: ticks due while a witness hangs are skipped, not queued', async () => {
-    const { anchoring, calls, release } = slowWitnessAnchoring();
-    const log = recordingLog();
-    const sealer = startIntervalSealer(anchoring, 10, log);
-    await sleep(120);
-    expect(calls).toMatchObject({ seals: 1, rounds: 1 });
-    release();
-    await sleep(60);
-    expect(calls.seals).toBeGreaterThan(1);
+const schedule = { batchMs: 250, intervalMs: 60_000 };
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the sealer', () => {
+  it('seals an entry within one batching window of its arrival, and only when one is pending', async () => {
+    const log = fakeAnchoring({ instantWitness: true });
+    const sealer = startSealer(log.anchoring, schedule, recordingLog());
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(log.calls.seals).toEqual([]);
+    expect(log.calls.counts).toBe(8);
+    log.append(3);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(log.calls.seals).toEqual([2_250]);
+    expect(log.calls.rounds).toEqual([3]);
+    log.append();
+    await vi.advanceTimersByTimeAsync(250);
+    expect(log.calls.seals).toEqual([2_250, 2_500]);
     await sealer.stop();
-    expect(log.lines).toContainEqual({ level: 'info', message: 'witness cosigned the checkpoint' });
-    expect(log.lines).toContainEqual({
+  });
+
+  it('seals and asks the witnesses every ANCHOR_INTERVAL_MS on a quiet log', async () => {
+    const log = fakeAnchoring({ instantWitness: true });
+    const sealer = startSealer(log.anchoring, { batchMs: 250, intervalMs: 1_000 }, recordingLog());
+    await vi.advanceTimersByTimeAsync(3_100);
+    expect(log.calls.seals).toEqual([1_000, 2_000, 3_000]);
+    expect(log.calls.rounds).toEqual([0, 0, 0]);
+    await sealer.stop();
+  });
+
+  it('with SEAL_BATCH_MS=0 seals only every ANCHOR_INTERVAL_MS', async () => {
+    const log = fakeAnchoring({ instantWitness: true });
+    const sealer = startSealer(log.anchoring, { batchMs: 0, intervalMs: 1_000 }, recordingLog());
+    log.append();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(log.calls.seals).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.calls.seals).toEqual([1_000]);
+    expect(log.calls.counts).toBe(0);
+    await sealer.stop();
+  });
+
+  it('keeps sealing while a witness hangs, with one witness round in flight and one more after it', async () => {
+    const log = fakeAnchoring();
+    const lines = recordingLog();
+    const sealer = startSealer(log.anchoring, schedule, lines);
+    log.append();
+    await vi.advanceTimersByTimeAsync(250);
+    expect(log.calls.rounds).toEqual([1]);
+    for (let i = 0; i < 4; i++) {
+      log.append();
+      await vi.advanceTimersByTimeAsync(250);
+    }
+    // the next seals did not wait for the witness, and asked for no second concurrent round
+    expect(log.calls.seals).toEqual([250, 500, 750, 1_000, 1_250]);
+    expect(log.calls.rounds).toEqual([1]);
+    log.release();
+    await vi.advanceTimersByTimeAsync(0);
+    // one more round, of the latest checkpoint, not one per seal
+    expect(log.calls.rounds).toEqual([1, 5]);
+    log.release();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(log.calls.rounds).toEqual([1, 5]);
+    await sealer.stop();
+    expect(lines.lines).toContainEqual({
+      level: 'info',
+      message: 'witness cosigned the checkpoint',
+    });
+    expect(lines.lines).toContainEqual({
       level: 'info',
       message: 'sealed log entries into a checkpoint',
     });
   });
 
-  it('stop() aborts the witness request in flight, waits for the tick, and ends the timer', async () => {
-    const { anchoring, calls } = slowWitnessAnchoring();
-    const sealer = startIntervalSealer(anchoring, 10, recordingLog());
-    await sleep(50);
+  it('stop() aborts the witness request in flight, waits for it, and ends the timer', async () => {
+    const log = fakeAnchoring();
+    const sealer = startSealer(log.anchoring, schedule, recordingLog());
+    log.append();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(log.calls.rounds).toEqual([1]);
     await sealer.stop();
-    expect(calls.aborted).toBe(1);
-    const seals = calls.seals;
-    await sleep(50);
-    expect(calls.seals).toBe(seals);
+    expect(log.calls.aborted).toBe(1);
+    const counts = log.calls.counts;
+    log.append();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(log.calls.counts).toBe(counts);
+    expect(log.calls.seals).toHaveLength(1);
   });
 
-  it('logs a failed seal and tries again at the next tick', async () => {
+  it('logs a failed seal and tries again at the next window', async () => {
     let attempts = 0;
-    const log = recordingLog();
-    const sealer = startIntervalSealer(
+    const lines = recordingLog();
+    const sealer = startSealer(
       {
+        async pendingCount() {
+          return 1;
+        },
         async sealAll() {
           attempts += 1;
           throw new Error('store unavailable');
@@ -82,12 +162,12 @@ describe('the interval sealer', () => {
           return [];
         },
       },
-      10,
-      log,
+      schedule,
+      lines,
     );
-    await sleep(80);
+    await vi.advanceTimersByTimeAsync(1_000);
     await sealer.stop();
-    expect(attempts).toBeGreaterThan(1);
-    expect(log.lines[0]).toEqual({ level: 'warn', message: 'sealing failed; will retry' });
+    expect(attempts).toBe(4);
+    expect(lines.lines[0]).toEqual({ level: 'warn', message: 'sealing failed; will retry' });
   });
 });

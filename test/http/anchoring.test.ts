@@ -56,7 +56,10 @@ describe('POST /anchor/:id', () => {
       note: 'not in the log yet: this service seals the log only on demand (ANCHOR_INTERVAL_MS=0), when an operator runs `receipts anchor run`; then POST /anchor/{receiptId} again for the inclusion proof',
     });
     expect(pendingNote(60_000)).toBe(
-      'not in the log yet: the log is sealed into a new signed checkpoint every 60 s, so within 60 s; then POST /anchor/{receiptId} again for the inclusion proof',
+      'not in the log yet: pending receipts are sealed into a new signed checkpoint every 60 s, so within 60 s and the seal in progress; then POST /anchor/{receiptId} again for the inclusion proof',
+    );
+    expect(pendingNote(60_000, 250)).toBe(
+      'not in the log yet: pending receipts are sealed into a new signed checkpoint every 250 ms, so within 250 ms and the seal in progress; then POST /anchor/{receiptId} again for the inclusion proof',
     );
 
     await issue(); // a second leaf so the proof is not trivial
@@ -252,6 +255,39 @@ describe('the in-process sealer', () => {
         ).json().status;
       }
       expect(status).toBe('ANCHORED');
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('seals a receipt into a signed checkpoint within two seconds at the default cadence', async () => {
+    // the default SEAL_BATCH_MS; the quiet-log interval is far beyond the test
+    const timed = await createTestContext({ ANCHOR_INTERVAL_MS: '60000' });
+    try {
+      const apiKey = await timed.apiKey(['verify', 'anchor']);
+      const n = await registerNotary(timed.repos);
+      const issued = await timed.app.inject({
+        method: 'POST',
+        url: '/api/v1/verify',
+        headers: { 'x-api-key': apiKey },
+        payload: validRequest(n),
+      });
+      const id = issued.json().receiptId as string;
+      const answered = Date.now();
+      let res = { status: 'PENDING', checkpoint: '' };
+      while (res.status !== 'ANCHORED' && Date.now() - answered < 5_000) {
+        await new Promise((r) => setTimeout(r, 25));
+        res = (
+          await timed.app.inject({
+            method: 'POST',
+            url: `/api/v1/anchor/${id}`,
+            headers: { 'x-api-key': apiKey },
+          })
+        ).json();
+      }
+      expect(res.status).toBe('ANCHORED');
+      expect(Date.now() - answered).toBeLessThan(2_000);
+      expect(res.checkpoint).toMatch(/\n\n\u2014 /);
     } finally {
       await timed.close();
     }

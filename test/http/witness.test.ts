@@ -236,4 +236,41 @@ describe('misbehaving witnesses', () => {
       /WITNESS_QUORUM/,
     );
   });
+
+  it('a slow witness does not delay the next seal; its cosignature is stored when it arrives', async () => {
+    // the slow witness answers after 5 s; the sealer seals every 250 ms (the quiet-log interval
+    // is far off, so every round here follows a seal)
+    const slow = await witness('witness.test/overlap', 'slow');
+    const ctx = await context([`${slow.vkey}@${slow.url}`], {
+      ANCHOR_INTERVAL_MS: '60000',
+      WITNESS_TIMEOUT_MS: '20000',
+    });
+    const size = async () => (await ctx.repos.log.latestCheckpoint())?.treeSize ?? 0;
+    const within = async (ms: number, what: () => Promise<boolean>) => {
+      const end = Date.now() + ms;
+      while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+      return what();
+    };
+    try {
+      await ctx.app.services.receipts.issueCi('tenant-a', ciRequest());
+      expect(await within(2_000, async () => (await size()) >= 1)).toBe(true);
+      const firstSealed = Date.now();
+      // the witness round of that checkpoint now waits for the slow witness; seals go on
+      await ctx.app.services.receipts.issueCi('tenant-a', ciRequest());
+      expect(await within(2_000, async () => (await size()) >= 2)).toBe(true);
+      expect(Date.now() - firstSealed).toBeLessThan(4_000);
+      expect(await cosignedBy(ctx, slow)).toBe(false);
+      // the first round's cosignature (size 1) arrives, then one more round for the latest
+      expect(await within(15_000, async () => (await size()) === 2 && cosignedBy(ctx, slow))).toBe(
+        true,
+      );
+      // the size-1 cosignature was stored when it arrived, before the round for size 2
+      const stored = (await ctx.db.knex('log_cosignatures').select('tree_size')) as {
+        tree_size: string | number;
+      }[];
+      expect(stored.map((r) => Number(r.tree_size)).sort()).toEqual([1, 2]);
+    } finally {
+      await ctx.close();
+    }
+  }, 40_000);
 });

@@ -23,16 +23,18 @@ const ConsistencyQuery = z.object({
 });
 
 /**
- * What a PENDING answer means and when to ask again: the sealer adds pending receipts to a new
- * signed checkpoint every ANCHOR_INTERVAL_MS, or only when an operator runs it (0).
+ * What a PENDING answer means and when to ask again: the sealer seals pending receipts every
+ * SEAL_BATCH_MS (or, that being 0, every ANCHOR_INTERVAL_MS), or only when an operator runs it
+ * (ANCHOR_INTERVAL_MS=0).
  */
-export function pendingNote(intervalMs: number): string {
+export function pendingNote(intervalMs: number, batchMs = 0): string {
   const then = 'then POST /anchor/{receiptId} again for the inclusion proof';
   if (intervalMs <= 0) {
     return `not in the log yet: this service seals the log only on demand (ANCHOR_INTERVAL_MS=0), when an operator runs \`receipts anchor run\`; ${then}`;
   }
-  const every = intervalMs % 1000 === 0 ? `${intervalMs / 1000} s` : `${intervalMs} ms`;
-  return `not in the log yet: the log is sealed into a new signed checkpoint every ${every}, so within ${every}; ${then}`;
+  const period = batchMs > 0 ? Math.min(batchMs, intervalMs) : intervalMs;
+  const every = period % 1000 === 0 ? `${period / 1000} s` : `${period} ms`;
+  return `not in the log yet: pending receipts are sealed into a new signed checkpoint every ${every}, so within ${every} and the seal in progress; ${then}`;
 }
 
 /** POST /anchor/:id, GET /log/checkpoint, GET /log/consistency. */
@@ -49,12 +51,13 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
       response: { 200: AnchorState, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
     },
     handler: async (request) => {
+      const { config } = app.services;
       const state = await app.services.receipts.anchor(
         principalOf(request).tenant,
         request.params.receiptId,
       );
       return state.status === 'PENDING' && !state.note
-        ? { ...state, note: pendingNote(app.services.config.anchorIntervalMs) }
+        ? { ...state, note: pendingNote(config.anchorIntervalMs, config.sealBatchMs) }
         : state;
     },
   });

@@ -6,6 +6,8 @@ import { ServiceError } from '../../errors.js';
 import { MAX_TOKEN_LENGTH } from '../../receipts/ci-identity/oidc.js';
 import { principalOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/responses.js';
+import { PreferHeader } from '../prefer.js';
+import { waitForLog } from '../wait-for-log.js';
 
 /** POST /verifications/ci: a workflow run becomes a receipt and a check-run style result. */
 export default async function ciRoutes(fastify: FastifyInstance) {
@@ -24,6 +26,7 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       security: [{ apiKey: [] }],
       body: CiVerificationRequest,
       headers: z.object({
+        prefer: PreferHeader(),
         'x-ci-oidc-token': z
           .string()
           .max(MAX_TOKEN_LENGTH)
@@ -42,13 +45,16 @@ export default async function ciRoutes(fastify: FastifyInstance) {
       }),
       response: { 200: CiVerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const [runId, attempt] = request.headers['x-ci-run']?.split('/') ?? [];
-      return app.services.receipts.ciResult(principalOf(request).tenant, request.body, {
+      const { tenant } = principalOf(request);
+      const result = await app.services.receipts.ciResult(tenant, request.body, {
         oidcToken: request.headers['x-ci-oidc-token'],
         subjectDigest: subjectDigestOf(request.headers['x-ci-subject-digest']),
         run: runId && attempt ? { runId, attempt } : undefined,
       });
+      const waited = await waitForLog(app, request, reply, tenant, result.receiptId);
+      return waited?.logEntry ? { ...result, logEntry: waited.logEntry } : result;
     },
   });
 }

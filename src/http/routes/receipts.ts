@@ -11,6 +11,8 @@ import {
 import { principalOf } from '../plugins/auth.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
+import { PreferHeader } from '../prefer.js';
+import { waitForLog, waitRanOutNote } from '../wait-for-log.js';
 import { listItemOf, verificationReceiptJson, verificationResponseOf } from '../views.js';
 
 /** A body already JSON (checked against the schema when rendered): Fastify sends it as it is. */
@@ -35,14 +37,20 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
         '(docs/examples/sample-notary.pub.pem) for your tenant to get an ALLOW.',
       security: [{ apiKey: [] }],
       body: VerificationRequest,
+      headers: z.object({ prefer: PreferHeader() }),
       response: { 200: VerificationResponse, ...errorResponses(400, 401, 403, 429, 503) },
     },
-    handler: async (request) => {
-      const record = await app.services.receipts.issueRon(
-        principalOf(request).tenant,
-        request.body,
-      );
-      return verificationResponseOf(record);
+    handler: async (request, reply) => {
+      const { tenant } = principalOf(request);
+      const record = await app.services.receipts.issueRon(tenant, request.body);
+      const waited = await waitForLog(app, request, reply, tenant, record.id);
+      if (!waited) return verificationResponseOf(record);
+      const answer = verificationResponseOf(waited.record);
+      if (waited.logEntry) return { ...answer, logEntry: waited.logEntry };
+      // the wait ran out: the answer says so where a client looks for the proof
+      return answer.anchor.status === 'PENDING' && !answer.anchor.note
+        ? { ...answer, anchor: { ...answer.anchor, note: waitRanOutNote(waited.wait) } }
+        : answer;
     },
   });
 

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PREFER_WAIT_SECONDS, preferredWait } from '../../src/http/prefer.js';
+
+describe('the Prefer wait preference (RFC 7240)', () => {
+  it('reads wait=N among other preferences, case-insensitively, with parameters and quotes', () => {
+    expect(preferredWait('wait=5')).toBe(5);
+    expect(preferredWait('WAIT = 3')).toBe(3);
+    expect(preferredWait('respond-async, wait=2')).toBe(2);
+    expect(preferredWait('return=minimal; foo="a,b;c", wait="4"')).toBe(4);
+    expect(preferredWait(['handling=lenient', 'wait=7; x=1'])).toBe(7);
+  });
+
+  it('caps the wait', () => {
+    expect(MAX_PREFER_WAIT_SECONDS).toBe(10);
+    expect(preferredWait('wait=11')).toBe(10);
+    expect(preferredWait('wait=999999999')).toBe(10);
+  });
+
+  it('only the first wait counts', () => {
+    expect(preferredWait('wait=2, wait=9')).toBe(2);
+    expect(preferredWait('wait=abc, wait=9')).toBeUndefined();
+  });
+
+  it('ignores what it cannot read: absent, malformed, zero, negative, fractional, huge', () => {
+    for (const header of [
+      undefined,
+      '',
+      'wait',
+      'wait=',
+      'wait=0',
+      'wait=-1',
+      'wait=1.5',
+      'wait=5x',
+      'wait=1e3',
+      'wait=9999999999',
+      'respond-async',
+      'w@it=5',
+      '"wait=5"',
+      'foo="wait=5, bar"',
+    ])
+      expect(preferredWait(header), String(header)).toBeUndefined();
+  });
+});
