@@ -22,8 +22,14 @@ function sendSerialized(reply: FastifyReply, json: string): FastifyReply {
 
 /** POST /verify, GET /receipt/:id, GET /receipts. */
 export default async function receiptRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  issueRoute(fastify);
+  receiptRoute(fastify);
+  listRoute(fastify);
+}
 
+/** POST /verify: issue a receipt (with `Prefer: wait=N`, once it is in a signed checkpoint). */
+function issueRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post('/verify', {
     config: { scope: 'verify', cpuHeavy: true },
     schema: {
@@ -53,7 +59,11 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
         : answer;
     },
   });
+}
 
+/** GET /receipt/:id: a stored receipt, serialized once. */
+function receiptRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/receipt/:receiptId', {
     config: { scope: 'read' },
     schema: {
@@ -71,7 +81,11 @@ export default async function receiptRoutes(fastify: FastifyInstance) {
       return sendSerialized(reply, verificationReceiptJson(record));
     },
   });
+}
 
+/** GET /receipts: a page of receipts, newest first, with the next page's cursor and link. */
+function listRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/receipts', {
     config: { scope: 'read' },
     schema: {
