@@ -85,6 +85,22 @@ export async function registerRateLimit(
   };
 }
 
+const CONNECT_TIMEOUT_MS = 1_000;
+
+/** Resolves once `redis` is connected, or after `ms` (an unreachable Redis does not stop start-up). */
+function connected(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
+}
+
 /**
  * The Redis connection that shares the counters between replicas: it fails fast (one retry, no
  * offline queue), so an unreachable Redis lets requests through (`skipOnError`) with a warning
@@ -92,12 +108,17 @@ export async function registerRateLimit(
  */
 function sharedCounters(app: FastifyInstance, url: string): Redis {
   const redis = new Redis(url, {
-    connectTimeout: 1_000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     lazyConnect: false,
   });
   redis.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
+  // a replica serves once its counters are shared (or the connect timeout passed): a request
+  // let through before the connection is up would not be counted by the other replicas. The
+  // wait starts now, so the app's several connections time out together, not one after another.
+  const up = connected(redis, CONNECT_TIMEOUT_MS);
+  app.addHook('onReady', () => up);
   app.addHook('onClose', async () => void redis.disconnect());
   return redis;
 }
