@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical.js';
-import type { Signer } from './signer.js';
+import { signStatement, type Signer } from './signer.js';
 
 /**
  * The signed record of a deployment gate's decision: what was decided, under which policy (the
@@ -34,15 +34,6 @@ export function signDeploymentDecision(
   statement: DeploymentDecisionStatement,
   signer: Signer | undefined,
 ): SignedDeploymentDecision {
-  const canonicalStatement = canonicalJson(statement);
-  const signature = signer
-    ? {
-        alg: 'EdDSA' as const,
-        kid: signer.publicJwk.kid,
-        signature: Buffer.from(signer.sign(Buffer.from(canonicalStatement, 'utf8'))).toString(
-          'base64url',
-        ),
-      }
-    : null;
-  return { statement, canonicalStatement, signature };
+  if (!signer) return { statement, canonicalStatement: canonicalJson(statement), signature: null };
+  return { statement, ...signStatement(statement, signer) };
 }

@@ -2,8 +2,7 @@ import {
   PDF_SIGNER_STATEMENT_TYPE,
   type PdfSignerEndorsement,
 } from '@verification-receipts/verify';
-import { canonicalJson } from './canonical.js';
-import type { Signer } from './signer.js';
+import { signStatement, type Signer } from './signer.js';
 
 /**
  * The receipt key's statement that PDF receipts are signed with the certificate whose SHA-256 is
@@ -18,15 +17,5 @@ export function pdfSignerEndorsement(certificate: string, signer: Signer): PdfSi
     kid: signer.publicJwk.kid,
     certificate,
   };
-  const canonicalStatement = canonicalJson(statement);
-  const signature = Buffer.from(signer.sign(Buffer.from(canonicalStatement, 'utf8')));
-  return {
-    statement,
-    canonicalStatement,
-    signature: {
-      alg: 'EdDSA',
-      kid: signer.publicJwk.kid,
-      signature: signature.toString('base64url'),
-    },
-  };
+  return { statement, ...signStatement(statement, signer) };
 }

@@ -3,7 +3,7 @@ import { STATUS_MEDIA_TYPE } from '@verification-receipts/verify';
 import { canonicalJson } from './canonical.js';
 import type { ReceiptRecord } from './ports.js';
 import { revocationOf } from './record-state.js';
-import type { Signer } from './signer.js';
+import { signStatement, type Signer } from './signer.js';
 
 /**
  * The public status of a receipt (GET /status/{receiptHash}, no key): a statement signed like a
@@ -60,15 +60,13 @@ export function statusStatementOf(record: ReceiptRecord, now: Date): StatusState
 
 /** The statement signed with the service key (unsigned when signing is disabled). */
 export function signedStatus(statement: StatusStatement, signer: Signer | undefined): PublicStatus {
-  const canonicalStatement = canonicalJson(statement);
-  const signature = signer
-    ? {
-        alg: 'EdDSA' as const,
-        kid: signer.publicJwk.kid,
-        signature: Buffer.from(signer.sign(Buffer.from(canonicalStatement, 'utf8'))).toString(
-          'base64url',
-        ),
-      }
-    : null;
-  return { mediaType: STATUS_MEDIA_TYPE, statement, canonicalStatement, signature };
+  if (!signer) {
+    return {
+      mediaType: STATUS_MEDIA_TYPE,
+      statement,
+      canonicalStatement: canonicalJson(statement),
+      signature: null,
+    };
+  }
+  return { mediaType: STATUS_MEDIA_TYPE, statement, ...signStatement(statement, signer) };
 }

@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { canonicalJson } from './canonical.js';
 
 /** The public half of an Ed25519 key as published in the JWKS (RFC 8037). */
 export interface Ed25519PublicJwk {
@@ -48,5 +49,33 @@ export function createSigner(privateKeyPem: string): Signer {
     kid: publicJwk.kid,
     publicJwk,
     sign: (message) => new Uint8Array(sign(null, message, privateKey)),
+  };
+}
+
+/** A statement's detached Ed25519 signature, named by the signing key's RFC 7638 kid. */
+export interface StatementSignature {
+  alg: 'EdDSA';
+  kid: string;
+  /** base64url of the signature over the UTF-8 canonical statement. */
+  signature: string;
+}
+
+/**
+ * A statement in its RFC 8785 form, signed with `signer` (status statements, deployment
+ * decisions, the PDF certificate's endorsement all sign this way).
+ */
+export function signStatement(
+  statement: unknown,
+  signer: Signer,
+): { canonicalStatement: string; signature: StatementSignature } {
+  const canonicalStatement = canonicalJson(statement);
+  const signature = signer.sign(Buffer.from(canonicalStatement, 'utf8'));
+  return {
+    canonicalStatement,
+    signature: {
+      alg: 'EdDSA',
+      kid: signer.publicJwk.kid,
+      signature: Buffer.from(signature).toString('base64url'),
+    },
   };
 }
