@@ -6,6 +6,19 @@
  *   verdict.verdict;                                 // 'accepted' | 'caution' | 'rejected'
  */
 export { verifyBundle, type VerifyOptions } from './verify.js';
+export {
+  attestationReceiptHash,
+  isAttestation,
+  preAuthEncoding,
+  verifyAttestation,
+  withAttestationPolicy,
+  IN_TOTO_PAYLOAD_TYPE,
+  SIGSTORE_BUNDLE_MEDIA_TYPE,
+  STATEMENT_TYPE,
+  VSA_PREDICATE_TYPE,
+  type AttestationFacts,
+  type AttestationOptions,
+} from './attestation/index.js';
 export { readBundle, MAX_BUNDLE_BYTES, type EvidenceRead } from './read.js';
 export { verifyArtifact } from './artifact.js';
 export {

@@ -19,7 +19,11 @@ export type StepId =
   | 'status'
   | 'status-age'
   | 'log-consistency'
-  | 'timestamps';
+  | 'timestamps'
+  | 'dsse-payload-type'
+  | 'dsse-signature'
+  | 'statement'
+  | 'vsa-subject';
 
 export type StepStatus = 'PASS' | 'FAIL' | 'WARN' | 'SKIP';
 

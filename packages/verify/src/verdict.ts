@@ -1,3 +1,4 @@
+import type { AttestationFacts } from './attestation/statement.js';
 import type { CurrentStatus } from './status.js';
 import type { Step, StepId } from './steps.js';
 
@@ -33,6 +34,8 @@ export interface Verdict {
   insecure: boolean;
   steps: Step[];
   receipt?: Record<string, unknown>;
+  /** What a verified attestation (Sigstore bundle with a SLSA VSA) states, when one was checked. */
+  attestation?: AttestationFacts;
   /** The CI identity policy asked for on the command line, when one was. */
   policy?: { met: boolean; failures: string[] };
 }

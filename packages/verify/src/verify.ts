@@ -143,7 +143,7 @@ function statusSteps(
   });
 }
 
-function describeTrust(trust: TrustRoot): string {
+export function describeTrust(trust: TrustRoot): string {
   const parts = [
     ...(trust.keys?.length ? [trust.source ?? `${trust.keys.length} pinned key(s)`] : []),
     ...(trust.log

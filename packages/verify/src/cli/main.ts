@@ -6,7 +6,13 @@ import { MAX_TLOG_PROOF_BYTES } from '../log/tlog-proof.js';
 import { MAX_PDF_BYTES } from '../pdf/attachment.js';
 import type { TrustRoot } from '../trust.js';
 import { unreadable } from '../verdict.js';
-import { verifyBundle, type VerifyOptions } from '../verify.js';
+import { describeTrust, verifyBundle, type VerifyOptions } from '../verify.js';
+import {
+  attestationReceiptHash,
+  isAttestation,
+  verifyAttestation,
+  withAttestationPolicy,
+} from '../attestation/index.js';
 import { withCiPolicy } from '../ci-policy.js';
 import { checkTimestamps } from '../timestamp/steps.js';
 import { certificatesFromPem, MAX_CERTIFICATE_BYTES } from '../timestamp/x509.js';
@@ -86,6 +92,15 @@ async function statusOf(o: Options, bundle: unknown): Promise<VerifyOptions['sta
   const b = bundle as { receipt?: { receiptHash?: unknown }; logEntry?: { treeSize?: unknown } };
   const hash = String(b?.receipt?.receiptHash ?? '');
   const size = typeof b?.logEntry?.treeSize === 'number' ? `?treeSize=${b.logEntry.treeSize}` : '';
+  return fetchStatus(o, hash, size);
+}
+
+/** GET <online>/status/{receiptHash}: the document, or why it could not be fetched. */
+async function fetchStatus(
+  o: Options,
+  hash: string,
+  size: string,
+): Promise<NonNullable<VerifyOptions['status']>> {
   try {
     return { document: await fetchJson(`${o.online}/status/${encodeURIComponent(hash)}${size}`) };
   } catch (err) {
@@ -104,6 +119,28 @@ function pdfOf(read: {
   };
 }
 
+/** An attestation (Sigstore bundle v0.3): its own steps, the same trust root and CI options. */
+async function runAttestation(
+  o: Options,
+  io: Io,
+  trust: TrustRoot,
+  input: unknown,
+): Promise<number> {
+  if (o.tlogProof || o.artifact || o.tsaCerts.length > 0)
+    throw new Usage('an attestation is checked without a tlog-proof, --artifact or --tsa-cert');
+  const hash = attestationReceiptHash(input);
+  const status = o.online && hash ? await fetchStatus(o, hash, '') : undefined;
+  const authentic = verifyAttestation(input, {
+    trust,
+    trustText: describeTrust(trust),
+    ...(status ? { status } : {}),
+    ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
+  });
+  const verdict = withAttestationPolicy(authentic, o.ci);
+  printVerdict(io, verdict, o.json);
+  return verdict.exitCode;
+}
+
 async function run(o: Options, io: Io): Promise<number> {
   const trust: TrustRoot = await trustFrom(o);
   const bytes = new Uint8Array(readFileBounded(o.file, MAX_PDF_BYTES, 'a receipt'));
@@ -112,6 +149,8 @@ async function run(o: Options, io: Io): Promise<number> {
     printVerdict(io, unreadable(read.reason, 'not used'), o.json);
     return 2;
   }
+  if (read.from === 'bundle' && isAttestation(read.bundle))
+    return runAttestation(o, io, trust, read.bundle);
   const bundle = o.tlogProof
     ? withTlogProof(
         read.bundle,

@@ -20,6 +20,11 @@ export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
       io.out(`decision ${d.decision} (${d.status})${reasons}`);
     }
   }
+  const a = verdict.attestation;
+  if (a) {
+    io.out(`attestation of receipt ${String(a.receiptHash)}, verified ${String(a.timeVerified)}`);
+    io.out(`verification result ${a.verificationResult} (${a.verifiedLevels.join(', ')})`);
+  }
   io.out(`trust: ${verdict.trust}`);
   for (const s of verdict.steps) io.out(`${s.status.padEnd(4)}  ${s.id.padEnd(16)} ${s.detail}`);
   io.out(`current status: ${verdict.currentStatus.detail}`);
@@ -55,6 +60,7 @@ export function jsonReport(v: Verdict): Record<string, unknown> {
           },
         }
       : {}),
+    ...(v.attestation ? { attestation: v.attestation } : {}),
     ...(v.policy ? { policy: v.policy } : {}),
     steps: v.steps,
   };
