@@ -12,6 +12,7 @@ import {
 } from './deployment-gate.js';
 import type { GateDecision } from './deployment-policy.js';
 import type { ReceiptsAppDeps } from './deps.js';
+import { writeGateCheck } from './gate-check.js';
 
 /**
  * The life of a gated deployment: opened by the webhook (leased to the replica that received
@@ -90,6 +91,7 @@ async function settle(
   );
   await deps.gates.finish(gate.id, { ...decision, record, at: decidedAt });
   log.info({ gate: gate.id, state: decision.state, reason: decision.reason }, 'deployment decided');
+  await writeGateCheck(deps, octokit, log, gate, decision);
 }
 
 /** The webhook's part: open the gate, and answer now unless it must wait for its receipt. */

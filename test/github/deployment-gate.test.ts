@@ -69,7 +69,7 @@ async function gateRow(repo: ReturnType<typeof repository>) {
     .knex('deployment_gates')
     .where({ repository: repo.full_name, tenant: suite.tenant })
     .orderBy('requested_at', 'desc')
-    .first()) as { state: string; attempts: number } | undefined;
+    .first()) as { id: string; state: string; attempts: number } | undefined;
 }
 
 function gateDeps(): ReceiptsAppDeps {
@@ -86,8 +86,50 @@ function gateDeps(): ReceiptsAppDeps {
 
 const silentLog = pino({ level: 'silent' }) as unknown as GateSweeperDeps['log'];
 
-/** The callback POST, answered with `status`; its bodies land in the array. */
-function nockCallback(repo: ReturnType<typeof repository>, status = 204) {
+interface CheckRun {
+  name: string;
+  head_sha: string;
+  external_id: string;
+  status: string;
+  conclusion: string;
+  details_url?: string;
+  output: { title: string; summary: string };
+}
+
+/**
+ * The decision's check run: the lookup by name (none yet, or `listStatus` refusing) and its
+ * creation, whose bodies land in `into`.
+ */
+function nockGateCheck(
+  repo: ReturnType<typeof repository>,
+  into: CheckRun[] = [],
+  listStatus = 200,
+) {
+  const path = `/repos/${repo.owner.login}/${repo.name}`;
+  const scope = nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
+    .get(new RegExp(`^${path}/commits/[0-9a-f]{40}/check-runs\\?`))
+    .reply(listStatus, listStatus === 200 ? { total_count: 0, check_runs: [] } : { message: 'no' });
+  if (listStatus === 200) {
+    scope
+      .post(`${path}/check-runs`, (body: CheckRun) => {
+        into.push(body);
+        return true;
+      })
+      .reply(201, { id: 1 });
+  }
+  return into;
+}
+
+/**
+ * The callback POST, answered with `status`; its bodies land in the array. An accepted answer is
+ * followed by the decision's check run, whose bodies land in `checks` (false: not nocked here).
+ */
+function nockCallback(
+  repo: ReturnType<typeof repository>,
+  status = 204,
+  checks: CheckRun[] | false = [],
+) {
+  if (status < 400 && checks) nockGateCheck(repo, checks);
   const answers: Answer[] = [];
   nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
     .post(
@@ -157,7 +199,10 @@ describe('deployment gate', () => {
     const repo = repository();
     const commit = sha();
     const record = await issue(repo, commit);
-    const answers = nockGate(repo, POLICY);
+    nockToken(suite.installationId);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    const checks: CheckRun[] = [];
+    const answers = nockCallback(repo, 204, checks);
     const res = await deliver(
       suite.ctx.app,
       'deployment_protection_rule',
@@ -170,6 +215,47 @@ describe('deployment gate', () => {
     expect(answers[0]?.comment).toContain(
       `${PUBLIC_URL}/verify?hash=${encodeURIComponent(record.receipt.receiptHash)}`,
     );
+    // the decision on the commit: a check run saying what, why, on which receipt, under which policy
+    expect(checks).toHaveLength(1);
+    const check = checks[0]!;
+    expect(check).toMatchObject({
+      name: 'Deployment gate: production',
+      head_sha: commit,
+      status: 'completed',
+      conclusion: 'success',
+      output: { title: 'Deployment to production approved' },
+    });
+    const row = await gateRow(repo);
+    const { summary } = check.output;
+    expect(summary).toContain('**Decision:** approved');
+    expect(summary).toContain(`receipt ${record.id} meets the policy`);
+    expect(summary).toContain(`receipt \`${record.id}\``);
+    expect(summary).toContain(
+      `(${PUBLIC_URL}/verify?hash=${encodeURIComponent(record.receipt.receiptHash)})`,
+    );
+    expect(summary).toMatch(/\*\*Policy hash:\*\* `sha256:[0-9a-f]{64}`/);
+    expect(summary).toContain(
+      `(${PUBLIC_URL}/api/v1/deployments?repository=${encodeURIComponent(repo.full_name)})`,
+    );
+    expect(summary).toContain(`decision \`${String(row?.id)}\``);
+  });
+
+  it('a check run GitHub refuses: logged, the deployment is still answered and decided', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    nockToken(suite.installationId);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    nockGateCheck(repo, [], 500);
+    const answers = nockCallback(repo, 204, false);
+    const res = await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(answers).toEqual([expect.objectContaining({ state: 'approved' })]);
+    expect(await gateRow(repo)).toMatchObject({ state: 'approved' });
   });
 
   it('each decision is listed with its signed record (read key of the installation tenant)', async () => {
@@ -241,11 +327,24 @@ describe('deployment gate', () => {
   it('a BLOCK receipt: rejected, naming the decision', async () => {
     const repo = repository();
     const commit = sha();
-    await issue(repo, commit, { event: 'pull_request_target' });
-    const answers = nockGate(repo, POLICY);
+    const record = await issue(repo, commit, { event: 'pull_request_target' });
+    nockToken(suite.installationId);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    const checks: CheckRun[] = [];
+    const answers = nockCallback(repo, 204, checks);
     await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
     expect(answers[0]).toMatchObject({ state: 'rejected' });
     expect(answers[0]?.comment).toContain('decision BLOCK (required: clean)');
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({
+      name: 'Deployment gate: production',
+      head_sha: commit,
+      conclusion: 'failure',
+      output: { title: 'Deployment to production rejected' },
+    });
+    expect(checks[0]?.output.summary).toContain('**Decision:** rejected');
+    expect(checks[0]?.output.summary).toContain('decision BLOCK (required: clean)');
+    expect(checks[0]?.output.summary).toContain(`receipt \`${record.id}\``);
   });
 
   it('a revoked receipt: rejected', async () => {
@@ -289,12 +388,15 @@ describe('deployment gate', () => {
     await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
     await sleep(400);
     expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
-    const answers = nockCallback(repo);
+    const checks: CheckRun[] = [];
+    const answers = nockCallback(repo, 204, checks);
     const record = await issue(repo, commit);
     await until(() => answers.length > 0);
     expect(answers[0]).toMatchObject({ state: 'approved' });
     expect(answers[0]?.comment).toContain(`receipt ${record.id} meets the policy`);
     await until(async () => (await gateRow(repo))?.state === 'approved');
+    await until(() => checks.length > 0);
+    expect(checks[0]).toMatchObject({ head_sha: commit, conclusion: 'success' });
   });
 
   it('GitHub answering 5xx to the callback: retried with back-off, never approved meanwhile', async () => {
@@ -308,10 +410,12 @@ describe('deployment gate', () => {
     expect(await gateRow(repo)).toMatchObject({ state: 'pending', attempts: 1 });
     await sleep(1000);
     expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
-    const answers = nockCallback(repo);
+    const checks: CheckRun[] = [];
+    const answers = nockCallback(repo, 204, checks);
     await until(() => answers.length > 0, 10_000);
     expect(answers[0]).toMatchObject({ state: 'approved' });
     await until(async () => (await gateRow(repo))?.state === 'approved');
+    await until(() => checks.length > 0);
   }, 20_000);
 
   it('a pending gate is decided once, however many replicas sweep it', async () => {
