@@ -27,8 +27,9 @@ export type { Io } from './print.js';
 
 export const USAGE = `usage: receipt-verify FILE [PROOF.tlog-proof] (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [options]
 
-Checks a PDF receipt or a receipt bundle without trusting its issuer. A trust root is required:
-without one nothing is verified (a file can carry a key of its author's choosing).
+Checks a PDF receipt, a receipt bundle or a receipt's attestation (Sigstore bundle with a SLSA
+VSA) without trusting its issuer. A trust root is required: without one nothing is verified (a
+file can carry a key of its author's choosing).
 
 Trust roots (at least one):
   --jwks FILE|URL          pin the keys of a JWK Set: a saved copy, or https://<service>/.well-known/jwks.json
@@ -56,6 +57,8 @@ CI receipts (each failing condition is named; an authentic receipt that misses o
                            by the run's OIDC token
   --deny-self-hosted-runners  the run is proven to have used GitHub-hosted runners only
   --profile ID             the receipt was judged under this policy profile (ci-provenance-v2)
+                           An attestation states repo, sha and profile only: --signer-workflow and
+                           --deny-self-hosted-runners on it are not met (verify the bundle or PDF)
   --json                   print one JSON object (docs/verify-result.schema.json)
   --help, -h               this text
 
