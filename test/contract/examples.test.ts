@@ -5,6 +5,7 @@ import { AnchorState, ErrorResponse } from '../../src/contract/common.js';
 import { ReceiptBundle } from '../../src/contract/bundle.js';
 import { RECEIPT_BUNDLE_EXAMPLE } from '../../src/contract/bundle-example.js';
 import * as examples from '../../src/contract/examples.js';
+import { ANCHOR_STATE_EXAMPLE } from '../../src/contract/log-examples.js';
 import {
   ReceiptListItem,
   RevocationResponse,
@@ -23,7 +24,7 @@ const PAIRS = [
   [VerificationRequest, examples.VERIFICATION_REQUEST_EXAMPLE, 'VerificationRequest'],
   [VerificationResponse, examples.VERIFICATION_RESPONSE_EXAMPLE, 'VerificationResponse'],
   [VerificationStatus, examples.VERIFICATION_STATUS_EXAMPLE, 'VerificationStatus'],
-  [AnchorState, examples.ANCHOR_STATE_EXAMPLE, 'AnchorState'],
+  [AnchorState, ANCHOR_STATE_EXAMPLE, 'AnchorState'],
   [ReceiptListItem, examples.RECEIPT_LIST_ITEM_EXAMPLE, 'ReceiptListItem'],
   [RevocationResponse, examples.REVOCATION_RESPONSE_EXAMPLE, 'RevocationResponse'],
   [CiVerificationRequest, examples.CI_REQUEST_EXAMPLE, 'CiVerificationRequest'],
