@@ -11,7 +11,7 @@ import {
 import { pendingNote } from '../../src/http/routes/anchoring.js';
 import { createServices } from '../../src/services.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
-import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
+import { issueValidRon, registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
 let ctx: TestContext;
 let key: string;
@@ -242,13 +242,7 @@ async function issueAndPollSealed(
   const timed = await createTestContext(env);
   try {
     const apiKey = await timed.apiKey(['verify', 'anchor']);
-    const n = await registerNotary(timed.repos);
-    const issued = await timed.app.inject({
-      method: 'POST',
-      url: '/api/v1/verify',
-      headers: { 'x-api-key': apiKey },
-      payload: validRequest(n),
-    });
+    const issued = await issueValidRon(timed, apiKey);
     expect(issued.statusCode, issued.body).toBe(200);
     const id = issued.json().receiptId as string;
     const answered = Date.now();
