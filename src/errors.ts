@@ -9,6 +9,8 @@ export const SERVICE_ERROR_CODES = [
   'receipt_not_found',
   'proof_artifact_required_for_anchor',
   'external_id_conflict',
+  // receipts: GET /policies/{profile} for a profile this service does not define
+  'policy_not_found',
   // receipts: the OIDC issuer of a CI token could not be reached (its keys are unknown)
   'ci_identity_unavailable',
   // receipts: GitHub could not be asked a repository's default branch (ci-provenance-v2)

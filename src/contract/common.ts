@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ANCHOR_STATE_EXAMPLE, ERROR_RESPONSE_EXAMPLE } from './examples.js';
+import { ERROR_RESPONSE_EXAMPLE } from './examples.js';
+import { ANCHOR_STATE_EXAMPLE } from './log-examples.js';
 
 /** Shared pieces of the interface spec (its §2; the specification is kept outside this repository). */
 

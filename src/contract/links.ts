@@ -12,6 +12,13 @@ export function receiptPath(id: string): string {
   return `${API_PREFIX}/receipt/${id}`;
 }
 
+/** Where the policy profiles are published (no key): a receipt's VSA names its profile's. */
+export const POLICIES_PATH = '/policies';
+
+export function policyPath(profile: string): string {
+  return `${POLICIES_PATH}/${encodeURIComponent(profile)}`;
+}
+
 export function absoluteUrl(publicUrl: string | undefined, path: string): string {
   return publicUrl ? `${publicUrl}${path}` : path;
 }

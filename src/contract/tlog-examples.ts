@@ -1,4 +1,5 @@
-import { LOG_CHECKPOINT_NOTE_EXAMPLE, LOG_VKEY_EXAMPLE } from './examples.js';
+import { LOG_VKEY_EXAMPLE } from './examples.js';
+import { LOG_CHECKPOINT_NOTE_EXAMPLE } from './log-examples.js';
 
 /**
  * Examples of the C2SP text files the log serves, consistent with the other log examples: the

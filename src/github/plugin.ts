@@ -44,26 +44,40 @@ export default async function githubAppPlugin(
 ): Promise<void> {
   const { config, probot } = opts;
   if (!config.github || !probot) {
-    if (config.workers > 1) {
-      // the manifest flow keeps its one-time token and GitHub's state in one process's memory
-      app.log.info(
-        'GitHub App not configured: register it with WORKERS=1 (the /probot setup page)',
-      );
-      return;
-    }
-    const token = registerManifestSetup(app, { config });
-    const base = config.publicUrl ?? `http://localhost:${config.port}`;
-    app.log.info(
-      { setup: `${base}/probot?setup=${token}` },
-      'GitHub App not configured: open the setup link to register it from app.yml (credentials go to .env)',
-    );
+    offerManifestSetup(app, config);
     return;
   }
   if (config.githubSetup.webhookProxyUrl) {
     forwardWebhooks(app, config.githubSetup.webhookProxyUrl);
   }
+  await loadReceiptsApp(app, config, probot, Number(config.github.appId));
+  routeWebhooks(app, probot);
+}
+
+/** No app credentials: the /probot setup page (one process only) and its link in the log. */
+function offerManifestSetup(app: FastifyInstance, config: Config): void {
+  if (config.workers > 1) {
+    // the manifest flow keeps its one-time token and GitHub's state in one process's memory
+    app.log.info('GitHub App not configured: register it with WORKERS=1 (the /probot setup page)');
+    return;
+  }
+  const token = registerManifestSetup(app, { config });
+  const base = config.publicUrl ?? `http://localhost:${config.port}`;
+  app.log.info(
+    { setup: `${base}/probot?setup=${token}` },
+    'GitHub App not configured: open the setup link to register it from app.yml (credentials go to .env)',
+  );
+}
+
+/** The app's handlers into Probot, and the deployment-gate sweeper until the app closes. */
+async function loadReceiptsApp(
+  app: FastifyInstance,
+  config: Config,
+  probot: Probot,
+  appId: number,
+): Promise<void> {
   const deps = {
-    appId: Number(config.github.appId),
+    appId,
     publicUrl: config.publicUrl,
     defaultTrustedEvents: config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS,
     receipts: app.services.receipts,
@@ -80,7 +94,10 @@ export default async function githubAppPlugin(
     config.githubSetup.gatePollMs,
   );
   app.addHook('onClose', stopSweeper);
+}
 
+/** `POST` WEBHOOK_PATH, its body kept as the raw string the signature covers. */
+function routeWebhooks(app: FastifyInstance, probot: Probot): void {
   // The signature covers the exact bytes GitHub sent: keep the body as the raw string.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {

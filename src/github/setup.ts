@@ -105,24 +105,28 @@ async function convertManifest(config: Config, code: string, OctokitClass: typeo
   }
 }
 
-export function registerManifestSetup(app: FastifyInstance, options: SetupOptions): string {
-  const { config } = options;
-  const token = randomBytes(18).toString('base64url');
-  const states = new Set<string>();
-  const baseUrl = (request: FastifyRequest) =>
-    config.publicUrl ?? `${request.protocol}://${request.host}`;
-  const formAction = new URL(webBase(config)).origin;
-  // the page's own CSP (src/http/plugins/security-headers.ts compiles it): it posts to GitHub
-  const csp = {
+/** The page's own CSP (src/http/plugins/security-headers.ts compiles it): it posts to GitHub. */
+function setupPageCsp(config: Config) {
+  return {
     defaultSrc: ["'none'"],
     styleSrc: ["'self'"],
-    formAction: [formAction],
+    formAction: [new URL(webBase(config)).origin],
     frameAncestors: ["'none'"],
   };
+}
 
+/** `GET /probot`: the registration page, for the holder of the start-up token only. */
+function registerSetupPage(
+  app: FastifyInstance,
+  config: Config,
+  token: string,
+  states: Set<string>,
+): void {
+  const baseUrl = (request: FastifyRequest) =>
+    config.publicUrl ?? `${request.protocol}://${request.host}`;
   app.get(
     '/probot',
-    { schema: { hide: true }, config: { csp } as object },
+    { schema: { hide: true }, config: { csp: setupPageCsp(config) } as object },
     async (request, reply) => {
       // `setup`, not `token`: credential-like query names are redacted before routing
       const given = (request.query as { setup?: unknown }).setup;
@@ -146,7 +150,15 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
         .send(setupPage(action, manifest, config.githubSetup.webhookProxyUrl !== undefined));
     },
   );
+}
 
+/** `GET /probot/setup`: GitHub's redirect back, one use per state the page handed out. */
+function registerSetupCallback(
+  app: FastifyInstance,
+  options: SetupOptions,
+  states: Set<string>,
+): void {
+  const { config } = options;
   app.get('/probot/setup', { schema: { hide: true } }, async (request, reply) => {
     const { code, state } = request.query as { code?: unknown; state?: unknown };
     if (typeof state !== 'string' || !states.delete(state) || typeof code !== 'string' || !code) {
@@ -169,5 +181,13 @@ export function registerManifestSetup(app: FastifyInstance, options: SetupOption
     );
     return reply.redirect(`${data.html_url}/installations/new`, 302);
   });
+}
+
+/** Both setup routes; returns the one-time token the page asks for (printed in the log). */
+export function registerManifestSetup(app: FastifyInstance, options: SetupOptions): string {
+  const token = randomBytes(18).toString('base64url');
+  const states = new Set<string>();
+  registerSetupPage(app, options.config, token, states);
+  registerSetupCallback(app, options, states);
   return token;
 }

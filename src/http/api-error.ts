@@ -25,6 +25,7 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   receipt_not_found: 'receipt_not_found',
   proof_artifact_required_for_anchor: 'proof_artifact_required_for_anchor',
   external_id_conflict: 'validation_failed',
+  policy_not_found: 'not_found',
   ci_identity_unavailable: 'dependency_unavailable',
   ci_facts_unavailable: 'dependency_unavailable',
   subject_digest_invalid: 'validation_failed',

@@ -1,3 +1,4 @@
+import { policyPath } from '../contract/links.js';
 import type { ReceiptRecord } from './ports.js';
 import { revocationOf } from './record-state.js';
 import type { Signer } from './signer.js';
@@ -92,7 +93,7 @@ export function vsaStatement(
       verifier: { id: baseUrl },
       timeVerified: receipt.createdAt,
       resourceUri: artifact.uri,
-      policy: { uri: `${baseUrl}/policies/${encodeURIComponent(receipt.policyProfile)}` },
+      policy: { uri: `${baseUrl}${policyPath(receipt.policyProfile)}` },
       inputAttestations: [
         {
           uri: receiptUri,

@@ -3,6 +3,8 @@
  * changes behaviour; a stricter variant gets a new id. The receipt records the profile it was
  * judged under. test/receipts/ci-profiles.test.ts pins both.
  */
+import type { CheckId } from './checks/catalogue.js';
+
 export interface CiProfile {
   id: string;
   description: string;
@@ -38,4 +40,20 @@ export const CI_PROFILE_IDS = CI_PROFILES.map((p) => p.id) as [string, ...string
 
 export function resolveCiProfile(id: string): CiProfile | undefined {
   return CI_PROFILES.find((profile) => profile.id === id);
+}
+
+/** The checks every CI profile runs, in the order `runCiChecks` runs them. */
+const CI_CHECKS = [
+  'ci.commit',
+  'ci.repository',
+  'ci.trigger',
+  'ci.identity',
+] as const satisfies readonly CheckId[];
+
+/** What a hardened profile runs after CI_CHECKS: the run facts judged. */
+const CI_HARDENED_CHECKS = ['ci.runner', 'ci.branch'] as const satisfies readonly CheckId[];
+
+/** The checks `profile` runs, in order (`runCiChecks` gets run facts exactly when hardened). */
+export function ciProfileChecks(profile: CiProfile): readonly CheckId[] {
+  return profile.hardened ? [...CI_CHECKS, ...CI_HARDENED_CHECKS] : CI_CHECKS;
 }

@@ -5,6 +5,7 @@ export type ReceiptErrorCode =
   | 'receipt_not_found'
   | 'proof_artifact_required_for_anchor'
   | 'external_id_conflict'
+  | 'policy_not_found'
   | 'revocation_unauthorized'
   | 'revocation_forbidden';
 

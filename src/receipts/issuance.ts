@@ -46,6 +46,20 @@ export interface IssuanceDeps {
 /** Proves the facts the hardened CI profile judges, asked only when that profile applies. */
 export type CiRunFactsSource = () => Promise<CiRunFacts>;
 
+/** What the caller of `issueCi` knows beyond the request. */
+export interface CiIssueOptions {
+  trustedEvents?: string[];
+  identity?: CiIdentityEvidence;
+  /** `sha256:<hex>` of the artifact the run produced (x-ci-subject-digest). */
+  subjectDigest?: string | undefined;
+  /** The profile to judge under (a repository's receipts.yml); else the tenant's, else v1. */
+  profile?: string | undefined;
+  /** Where the run ran, for the hardened profile; absent: unproven. */
+  runFacts?: CiRunFactsSource | undefined;
+  /** The run the request names in x-ci-run, for the token to be compared with. */
+  run?: RunName | undefined;
+}
+
 /**
  * The one issuance path: run the checks, build and sign the receipt, and store it together
  * with its log entry in one transaction (a failure anywhere leaves no row behind).
@@ -92,18 +106,7 @@ export class ReceiptIssuer {
   async issueCi(
     tenant: string,
     request: CiVerificationRequest,
-    options: {
-      trustedEvents?: string[];
-      identity?: CiIdentityEvidence;
-      /** `sha256:<hex>` of the artifact the run produced (x-ci-subject-digest). */
-      subjectDigest?: string | undefined;
-      /** The profile to judge under (a repository's receipts.yml); else the tenant's, else v1. */
-      profile?: string | undefined;
-      /** Where the run ran, for the hardened profile; absent: unproven. */
-      runFacts?: CiRunFactsSource | undefined;
-      /** The run the request names in x-ci-run, for the token to be compared with. */
-      run?: RunName | undefined;
-    } = {},
+    options: CiIssueOptions = {},
   ): Promise<{ record: ReceiptRecord; created: boolean }> {
     // the artifact digest is part of what the receipt commits to (and of the idempotency key)
     const committed = options.subjectDigest
@@ -112,6 +115,26 @@ export class ReceiptIssuer {
     const inputsCommitment = sha256Digest(canonicalJson(committed));
     const existing = await this.deps.receipts.findByExternalId(tenant, request.externalId);
     if (existing) return { record: sameInputs(existing, inputsCommitment), created: false };
+    const draft = await this.ciDraft(tenant, request, options, inputsCommitment);
+    const stored = await this.store(tenant, {
+      draft,
+      hasProofArtifact: true,
+      externalId: request.externalId,
+    });
+    if (stored) return { record: stored, created: true };
+    // a concurrent request with the same externalId won the insert: answer with its receipt
+    const raced = await this.deps.receipts.findByExternalId(tenant, request.externalId);
+    if (!raced) throw new Error('externalId reported taken but no receipt holds it');
+    return { record: sameInputs(raced, inputsCommitment), created: false };
+  }
+
+  /** A new CI receipt's content: the token's single use, the profile, the checks' outcomes. */
+  private async ciDraft(
+    tenant: string,
+    request: CiVerificationRequest,
+    options: CiIssueOptions,
+    inputsCommitment: string,
+  ): Promise<ReceiptDraft> {
     const now = this.now();
     const identity = await this.singleUse(tenant, request, options.identity ?? { kind: 'none' });
     const policy = await this.deps.tenantPolicies.ciPolicy(tenant);
@@ -123,7 +146,7 @@ export class ReceiptIssuer {
       runFacts: options.runFacts,
       run: options.run,
     });
-    const draft: ReceiptDraft = {
+    return {
       receiptId: randomUUID(),
       createdAt: now.toISOString(),
       policyProfile: profileId,
@@ -131,16 +154,6 @@ export class ReceiptIssuer {
       subject: ciSubject(request, identity, options.subjectDigest),
       outcomes,
     };
-    const stored = await this.store(tenant, {
-      draft,
-      hasProofArtifact: true,
-      externalId: request.externalId,
-    });
-    if (stored) return { record: stored, created: true };
-    // a concurrent request with the same externalId won the insert: answer with its receipt
-    const raced = await this.deps.receipts.findByExternalId(tenant, request.externalId);
-    if (!raced) throw new Error('externalId reported taken but no receipt holds it');
-    return { record: sameInputs(raced, inputsCommitment), created: false };
   }
 
   /**

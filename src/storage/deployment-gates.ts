@@ -5,6 +5,7 @@ import type {
   DeploymentGateStore,
   NewDeploymentGate,
 } from '../receipts/ports.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 
 interface GateRow {
   id: string;
@@ -44,36 +45,6 @@ function toGate(row: GateRow): DeploymentGate {
     reason: row.reason,
     record: row.record,
   };
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function encodeCursor(gate: DeploymentGate): string {
-  return Buffer.from(JSON.stringify([gate.decidedAt?.toISOString(), gate.id])).toString(
-    'base64url',
-  );
-}
-
-/** Exactly what encodeCursor writes, else undefined (the list starts from the newest). */
-function decodeCursor(cursor: string | undefined): [string, string] | undefined {
-  if (!cursor) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      /^\d{4}-/.test(value[0]) &&
-      new Date(Date.parse(value[0])).toISOString() === value[0] &&
-      typeof value[1] === 'string' &&
-      UUID.test(value[1])
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // an unreadable cursor starts from the newest
-  }
-  return undefined;
 }
 
 /** `deployment_gates` (migration 022): leases by conditional update, one decision per gate. */
@@ -163,7 +134,8 @@ export class DeploymentGateRepository implements DeploymentGateStore {
     const last = page[page.length - 1];
     return {
       items: page,
-      nextCursor: rows.length > limit && last ? encodeCursor(last) : undefined,
+      nextCursor:
+        rows.length > limit && last?.decidedAt ? encodeCursor(last.decidedAt, last.id) : undefined,
     };
   }
 }

@@ -12,6 +12,7 @@ import type {
 import type { StoredReceipt } from '../receipts/types.js';
 import { Batcher } from './batcher.js';
 import { RowCache, type ChangeFeed } from './change-feed.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 
 interface ReceiptRow {
   id: string;
@@ -80,36 +81,6 @@ function toRecord(row: ReceiptRow): ReceiptRecord {
       leafHash: row.leaf_hash === null ? null : Buffer.from(row.leaf_hash),
     },
   };
-}
-
-const encodeCursor = (createdAt: Date, id: string) =>
-  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
-
-/** Only a `Date#toISOString()` value, years 1970-9999 (not '1', Feb 30 or year 0). */
-function isIsoTimestamp(value: string): boolean {
-  const time = Date.parse(value);
-  return /^\d{4}-/.test(value) && time >= 0 && new Date(time).toISOString() === value;
-}
-
-function decodeCursor(cursor: string | undefined): [string, string] | undefined {
-  if (!cursor) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    // exactly what encodeCursor writes: then the SQL casts below cannot fail (a 500)
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      isIsoTimestamp(value[0]) &&
-      typeof value[1] === 'string' &&
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value[1])
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // an unreadable cursor is ignored: the list starts from the newest receipt
-  }
-  return undefined;
 }
 
 const RECEIPT_COLUMNS =

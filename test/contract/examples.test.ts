@@ -5,6 +5,9 @@ import { AnchorState, ErrorResponse } from '../../src/contract/common.js';
 import { ReceiptBundle } from '../../src/contract/bundle.js';
 import { RECEIPT_BUNDLE_EXAMPLE } from '../../src/contract/bundle-example.js';
 import * as examples from '../../src/contract/examples.js';
+import { ANCHOR_STATE_EXAMPLE } from '../../src/contract/log-examples.js';
+import { PolicyProfile, PolicyProfileList } from '../../src/contract/policies.js';
+import { POLICY_PROFILE_EXAMPLE } from '../../src/contract/policy-example.js';
 import {
   ReceiptListItem,
   RevocationResponse,
@@ -15,6 +18,7 @@ import {
   VerificationRequest,
   VerificationResponse,
 } from '../../src/contract/verification.js';
+import { publishedPolicy } from '../../src/receipts/published-policies.js';
 import { createTestContext } from '../helpers/context.js';
 
 /** The OpenAPI examples are valid instances of their schemas, and the document carries them. */
@@ -23,7 +27,7 @@ const PAIRS = [
   [VerificationRequest, examples.VERIFICATION_REQUEST_EXAMPLE, 'VerificationRequest'],
   [VerificationResponse, examples.VERIFICATION_RESPONSE_EXAMPLE, 'VerificationResponse'],
   [VerificationStatus, examples.VERIFICATION_STATUS_EXAMPLE, 'VerificationStatus'],
-  [AnchorState, examples.ANCHOR_STATE_EXAMPLE, 'AnchorState'],
+  [AnchorState, ANCHOR_STATE_EXAMPLE, 'AnchorState'],
   [ReceiptListItem, examples.RECEIPT_LIST_ITEM_EXAMPLE, 'ReceiptListItem'],
   [RevocationResponse, examples.REVOCATION_RESPONSE_EXAMPLE, 'RevocationResponse'],
   [CiVerificationRequest, examples.CI_REQUEST_EXAMPLE, 'CiVerificationRequest'],
@@ -31,6 +35,8 @@ const PAIRS = [
   [ErrorResponse, examples.ERROR_RESPONSE_EXAMPLE, 'ErrorResponse'],
   [VerificationReceipt, examples.VERIFICATION_RECEIPT_EXAMPLE, 'VerificationReceipt'],
   [ReceiptBundle, RECEIPT_BUNDLE_EXAMPLE, 'ReceiptBundle'],
+  [PolicyProfile, POLICY_PROFILE_EXAMPLE, 'PolicyProfile'],
+  [PolicyProfileList, { profiles: [POLICY_PROFILE_EXAMPLE] }, 'PolicyProfileList'],
 ] as const;
 
 /** Media types whose bodies are not JSON or text a reader could learn from in Swagger UI. */
@@ -105,6 +111,12 @@ describe('OpenAPI examples', () => {
     } finally {
       await ctx.close();
     }
+  });
+});
+
+describe('the PolicyProfile example', () => {
+  it('is what GET /policies/ron-standard-v1 answers', () => {
+    expect(publishedPolicy('ron-standard-v1')).toEqual(POLICY_PROFILE_EXAMPLE);
   });
 });
 

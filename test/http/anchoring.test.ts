@@ -11,7 +11,7 @@ import {
 import { pendingNote } from '../../src/http/routes/anchoring.js';
 import { createServices } from '../../src/services.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
-import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
+import { issueValidRon, registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 
 let ctx: TestContext;
 let key: string;
@@ -229,67 +229,51 @@ describe('concurrent sealers', () => {
   });
 });
 
+/**
+ * Issues a receipt in a context of its own (a sealer at the given cadence), then polls the
+ * anchor endpoint every `pollMs` until it answers ANCHORED or `withinMs` has passed; the answer
+ * last seen and the time from issuance to it.
+ */
+async function issueAndPollSealed(
+  env: Record<string, string>,
+  pollMs: number,
+  withinMs: number,
+): Promise<{ status: string; checkpoint?: string; elapsedMs: number }> {
+  const timed = await createTestContext(env);
+  try {
+    const apiKey = await timed.apiKey(['verify', 'anchor']);
+    const issued = await issueValidRon(timed, apiKey);
+    expect(issued.statusCode, issued.body).toBe(200);
+    const id = issued.json().receiptId as string;
+    const answered = Date.now();
+    let res: { status: string; checkpoint?: string } = { status: 'PENDING' };
+    while (res.status !== 'ANCHORED' && Date.now() - answered < withinMs) {
+      await new Promise((r) => setTimeout(r, pollMs));
+      res = (
+        await timed.app.inject({
+          method: 'POST',
+          url: `/api/v1/anchor/${id}`,
+          headers: { 'x-api-key': apiKey },
+        })
+      ).json();
+    }
+    return { ...res, elapsedMs: Date.now() - answered };
+  } finally {
+    await timed.close();
+  }
+}
+
 describe('the in-process sealer', () => {
   it('anchors pending receipts every ANCHOR_INTERVAL_MS without being asked', async () => {
-    const timed = await createTestContext({ ANCHOR_INTERVAL_MS: '150' });
-    try {
-      const apiKey = await timed.apiKey(['verify', 'anchor']);
-      const n = await registerNotary(timed.repos);
-      const issued = await timed.app.inject({
-        method: 'POST',
-        url: '/api/v1/verify',
-        headers: { 'x-api-key': apiKey },
-        payload: validRequest(n),
-      });
-      const id = issued.json().receiptId as string;
-      const deadline = Date.now() + 20_000;
-      let status = 'PENDING';
-      while (status !== 'ANCHORED' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        status = (
-          await timed.app.inject({
-            method: 'POST',
-            url: `/api/v1/anchor/${id}`,
-            headers: { 'x-api-key': apiKey },
-          })
-        ).json().status;
-      }
-      expect(status).toBe('ANCHORED');
-    } finally {
-      await timed.close();
-    }
+    const res = await issueAndPollSealed({ ANCHOR_INTERVAL_MS: '150' }, 100, 20_000);
+    expect(res.status).toBe('ANCHORED');
   });
 
   it('seals a receipt into a signed checkpoint within two seconds at the default cadence', async () => {
     // the default SEAL_BATCH_MS; the quiet-log interval is far beyond the test
-    const timed = await createTestContext({ ANCHOR_INTERVAL_MS: '60000' });
-    try {
-      const apiKey = await timed.apiKey(['verify', 'anchor']);
-      const n = await registerNotary(timed.repos);
-      const issued = await timed.app.inject({
-        method: 'POST',
-        url: '/api/v1/verify',
-        headers: { 'x-api-key': apiKey },
-        payload: validRequest(n),
-      });
-      const id = issued.json().receiptId as string;
-      const answered = Date.now();
-      let res = { status: 'PENDING', checkpoint: '' };
-      while (res.status !== 'ANCHORED' && Date.now() - answered < 5_000) {
-        await new Promise((r) => setTimeout(r, 25));
-        res = (
-          await timed.app.inject({
-            method: 'POST',
-            url: `/api/v1/anchor/${id}`,
-            headers: { 'x-api-key': apiKey },
-          })
-        ).json();
-      }
-      expect(res.status).toBe('ANCHORED');
-      expect(Date.now() - answered).toBeLessThan(2_000);
-      expect(res.checkpoint).toMatch(/\n\n\u2014 /);
-    } finally {
-      await timed.close();
-    }
+    const res = await issueAndPollSealed({ ANCHOR_INTERVAL_MS: '60000' }, 25, 5_000);
+    expect(res.status).toBe('ANCHORED');
+    expect(res.elapsedMs).toBeLessThan(2_000);
+    expect(res.checkpoint).toMatch(/\n\n\u2014 /);
   });
 });

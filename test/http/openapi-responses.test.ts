@@ -150,6 +150,14 @@ describe('responses validate against the served OpenAPI document', () => {
     await call({ ...verify(minimalRequest()), headers: { 'x-api-key': 'nope' } }, 401);
   });
 
+  it('policy profiles: the list, one profile, an undefined one', async () => {
+    await call({ method: 'GET', route: '/policies', url: '/policies' }, 200);
+    const one = { method: 'GET' as const, route: '/policies/{profile}' };
+    await call({ ...one, url: '/policies/ron-strict-v1' }, 200);
+    await call({ ...one, url: '/policies/ci-provenance-v2' }, 200);
+    await call({ ...one, url: '/policies/ron-unknown-v9' }, 404);
+  });
+
   it('an unsigned receipt: receiptSignature null is a documented value', async () => {
     const unsigned = await createTestContext({ SIGNING_DISABLED: 'true' });
     const previous = ctx;

@@ -17,18 +17,24 @@ async function codes(url: string, address: string, n: number, headers = {}) {
   return out;
 }
 
+const PUBLIC_URLS = [
+  '/readyz',
+  '/healthz',
+  '/.well-known/jwks.json',
+  '/verify',
+  '/policies',
+  '/policies/ron-standard-v1',
+];
+
 describe('unauthenticated routes', () => {
-  it.each(['/readyz', '/healthz', '/.well-known/jwks.json', '/verify'])(
-    '%s is limited per client address',
-    async (url) => {
-      const address = `192.0.2.${['/readyz', '/healthz', '/.well-known/jwks.json', '/verify'].indexOf(url) + 1}`;
-      const got = await codes(url, address, 5);
-      expect(got.slice(0, 3)).not.toContain(429);
-      expect(got.slice(3)).toEqual([429, 429]);
-      // another address is not affected
-      expect(await codes(url, address.replace('192.0.2.', '198.51.100.'), 1)).not.toContain(429);
-    },
-  );
+  it.each(PUBLIC_URLS)('%s is limited per client address', async (url) => {
+    const address = `192.0.2.${PUBLIC_URLS.indexOf(url) + 1}`;
+    const got = await codes(url, address, 5);
+    expect(got.slice(0, 3)).not.toContain(429);
+    expect(got.slice(3)).toEqual([429, 429]);
+    // another address is not affected
+    expect(await codes(url, address.replace('192.0.2.', '198.51.100.'), 1)).not.toContain(429);
+  });
 });
 
 describe('GET /metrics', () => {

@@ -35,55 +35,8 @@ export default fp(
   async function metrics(app: FastifyInstance, opts: { config: Config }) {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    });
-    const latency = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time to answer, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers: [registry],
-    });
-    const issued = new Counter({
-      name: 'receipts_issued_total',
-      help: 'Receipts issued, by decision (every worker of a cluster together)',
-      labelNames: ['decision'],
-      registers: [registry],
-    });
-    const limited = new Counter({
-      name: 'rate_limit_rejections_total',
-      help: 'Requests answered 429, by limiter',
-      labelNames: ['bucket'],
-      registers: [registry],
-    });
-    const integrity = new Counter({
-      name: 'receipt_integrity_failures_total',
-      help: 'Stored receipts that no longer verify, refused, by what was asked of them',
-      labelNames: ['use'],
-      registers: [registry],
-    });
-    app.decorate('metrics', {
-      registry,
-      issued: (decision: Decision) => issued.inc({ decision }),
-      rateLimited: (bucket: string) => limited.inc({ bucket }),
-      integrityFailed: (use: string) => integrity.inc({ use }),
-    } satisfies Metrics);
-
-    app.addHook('onResponse', async (request, reply) => {
-      // the route pattern, never the raw URL: bounded label values
-      const labels = {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      };
-      requests.inc(labels);
-      latency.observe(labels, reply.elapsedTime / 1000);
-    });
-
+    app.decorate('metrics', domainMetrics(registry));
+    countRequests(app, registry);
     app.addHook('onReady', async () => registerStoreGauges(app, registry));
     const read = clusterMetricsReader(registry, opts.config.workers) ?? (() => registry.metrics());
     exposeRoute(app, read, registry.contentType, {
@@ -94,6 +47,61 @@ export default fp(
   },
   { name: 'metrics' },
 );
+
+/** Request count and latency per method, route pattern and status, counted as each answer leaves. */
+function countRequests(app: FastifyInstance, registry: Registry): void {
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // the route pattern, never the raw URL: bounded label values
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+}
+
+/** The counters the rest of the app reports to (`app.metrics`). */
+function domainMetrics(registry: Registry): Metrics {
+  const issued = new Counter({
+    name: 'receipts_issued_total',
+    help: 'Receipts issued, by decision (every worker of a cluster together)',
+    labelNames: ['decision'],
+    registers: [registry],
+  });
+  const limited = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests answered 429, by limiter',
+    labelNames: ['bucket'],
+    registers: [registry],
+  });
+  const integrity = new Counter({
+    name: 'receipt_integrity_failures_total',
+    help: 'Stored receipts that no longer verify, refused, by what was asked of them',
+    labelNames: ['use'],
+    registers: [registry],
+  });
+  return {
+    registry,
+    issued: (decision: Decision) => issued.inc({ decision }),
+    rateLimited: (bucket: string) => limited.inc({ bucket }),
+    integrityFailed: (use: string) => integrity.inc({ use }),
+  };
+}
 
 /** Sealer lag and pool use, read at scrape time. */
 function registerStoreGauges(app: FastifyInstance, registry: Registry): void {

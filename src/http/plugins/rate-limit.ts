@@ -36,14 +36,23 @@ export async function registerRateLimit(
   app: FastifyInstance,
   opts: RateLimitOptions,
 ): Promise<GuardedAuthenticate> {
-  const redis = opts.redisUrl ? sharedCounters(app, opts.redisUrl) : undefined;
   const bucket = opts.bucket ?? (opts.byAddress ? 'public' : 'api');
+  await registerCounters(app, opts, bucket);
+  return guardedAuthenticate(app, bucket);
+}
+
+/** @fastify/rate-limit for the context: global per address when public, else checked by hand. */
+async function registerCounters(
+  app: FastifyInstance,
+  opts: RateLimitOptions,
+  bucket: string,
+): Promise<void> {
   await app.register(rateLimit, {
     global: opts.byAddress === true,
     max: opts.max,
     timeWindow: opts.windowMs,
     hook: 'onRequest',
-    redis,
+    redis: opts.redisUrl ? sharedCounters(app, opts.redisUrl) : undefined,
     nameSpace: opts.bucket ? `receipts-rl:${opts.bucket}:` : 'receipts-rl:',
     skipOnError: true,
     keyGenerator: (request: FastifyRequest) => `public:${request.ip}`,
@@ -55,6 +64,13 @@ export async function registerRateLimit(
       });
     },
   });
+}
+
+/**
+ * Authentication behind the per-address failure limit, then the per-key limit for a key that
+ * authenticated (a wrong secret costs the key it names nothing).
+ */
+function guardedAuthenticate(app: FastifyInstance, bucket: string): GuardedAuthenticate {
   const perKey = app.createRateLimit({
     keyGenerator: (request: FastifyRequest) => `key:${request.principal?.keyId ?? ''}`,
   });

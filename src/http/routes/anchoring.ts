@@ -5,7 +5,7 @@ import { AnchorState, ConsistencyProof } from '../../contract/common.js';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { LOG_CHECKPOINT_EXAMPLE, LOG_CONSISTENCY_EXAMPLE } from '../../contract/examples.js';
+import { LOG_CHECKPOINT_EXAMPLE, LOG_CONSISTENCY_EXAMPLE } from '../../contract/log-examples.js';
 
 const CheckpointResponse = z
   .strictObject({
@@ -39,8 +39,13 @@ export function pendingNote(intervalMs: number, batchMs = 0): string {
 
 /** POST /anchor/:id, GET /log/checkpoint, GET /log/consistency. */
 export default async function anchoringRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  anchorRoute(fastify);
+  checkpointRoute(fastify);
+  consistencyRoute(fastify);
+}
 
+function anchorRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post('/anchor/:receiptId', {
     config: { scope: 'anchor' },
     schema: {
@@ -61,7 +66,10 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
         : state;
     },
   });
+}
 
+function checkpointRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/log/checkpoint', {
     config: { scope: 'read' },
     schema: {
@@ -72,7 +80,10 @@ export default async function anchoringRoutes(fastify: FastifyInstance) {
     },
     handler: async () => app.services.anchoring.checkpoint(),
   });
+}
 
+function consistencyRoute(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/log/consistency', {
     config: { scope: 'read' },
     schema: {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CHECKPOINT_TIMESTAMPS_EXAMPLE } from '../../contract/examples.js';
+import { CHECKPOINT_TIMESTAMPS_EXAMPLE } from '../../contract/log-examples.js';
 import { ServiceError } from '../../errors.js';
 import { errorResponses } from '../schemas/responses.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LOG_CHECKPOINT_NOTE_EXAMPLE, LOG_VKEY_EXAMPLE } from '../../contract/examples.js';
+import { LOG_VKEY_EXAMPLE } from '../../contract/examples.js';
+import { LOG_CHECKPOINT_NOTE_EXAMPLE } from '../../contract/log-examples.js';
 import { LOG_POLICY_EXAMPLE } from '../../contract/tlog-examples.js';
 import { registerRateLimit, type RateLimitOptions } from '../plugins/rate-limit.js';
 import { logTimestampRoutes } from './log-timestamps.js';

@@ -1,10 +1,26 @@
 import type { Decision } from '../../contract/common.js';
 import type { CheckOutcome } from '../types.js';
 
-/** docs/decisions.md "Status mapping": any FAIL -> BLOCK; else any WARN -> FLAG; else ALLOW. */
+type CheckStatus = CheckOutcome['status'];
+
+/**
+ * docs/decisions.md "Status mapping", in order: any FAIL -> BLOCK; else any WARN -> FLAG; else
+ * ALLOW. `decide` applies these rules and the published policy profiles (GET /policies) show them.
+ */
+export const DECISION_RULES: readonly Readonly<{ decision: Decision; anyCheck: CheckStatus }>[] =
+  Object.freeze([
+    Object.freeze({ decision: 'BLOCK', anyCheck: 'FAIL' }),
+    Object.freeze({ decision: 'FLAG', anyCheck: 'WARN' }),
+  ]);
+
+/** The decision when no rule of DECISION_RULES applies. */
+export const DECISION_OTHERWISE: Decision = 'ALLOW';
+
 export function decide(outcomes: readonly CheckOutcome[]): Decision {
-  if (outcomes.some((outcome) => outcome.status === 'FAIL')) return 'BLOCK';
-  return outcomes.some((outcome) => outcome.status === 'WARN') ? 'FLAG' : 'ALLOW';
+  const rule = DECISION_RULES.find(({ anyCheck }) =>
+    outcomes.some((outcome) => outcome.status === anyCheck),
+  );
+  return rule?.decision ?? DECISION_OTHERWISE;
 }
 
 /**

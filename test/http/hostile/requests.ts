@@ -114,6 +114,13 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/schemas/receipt-bundle.v1.json',
     path: () => '/schemas/receipt-bundle.v1.json',
   },
+  { name: 'policies', method: 'GET', route: '/policies', path: () => '/policies' },
+  {
+    name: 'policy',
+    method: 'GET',
+    route: '/policies/:profile',
+    path: (id) => `/policies/${id}`,
+  },
   {
     name: 'log-checkpoint',
     method: 'GET',
