@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { childPids, statFields } from '../test/helpers/proc.js';
+import { MS_PER_JIFFY, cpuMillis, machineJiffies } from './cpu.js';
 
 const run = promisify(execFile);
 
@@ -110,28 +109,6 @@ export interface LoadOptions {
    * writes, the seals' included, so it means something only on an otherwise idle server.
    */
   walPosition?: (() => Promise<number>) | undefined;
-}
-
-/** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
-const MS_PER_JIFFY = 10;
-
-/**
- * utime + stime in milliseconds (fields 14 and 15 of /proc/<pid>/stat) of a process and all its
- * live descendants: with WORKERS > 1 the service is a primary and its workers.
- */
-export function cpuMillis(pid: number): number {
-  const fields = statFields(pid);
-  const own = fields ? (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY : 0;
-  return childPids(pid).reduce((total, child) => total + cpuMillis(child), own);
-}
-
-/** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
-function machineJiffies(): { busy: number; total: number } {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
-  const n = fields.map(Number);
-  const idle = (n[3] ?? 0) + (n[4] ?? 0); // idle + iowait
-  const total = n.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
 }
 
 /**
