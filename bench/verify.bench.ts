@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { StoreConfig } from '../src/config.js';
+import { postmasterPids } from './cpu.js';
 import { load, printMedians, printTable, type Figures } from './harness.js';
 import { startBareRoute } from './processes.js';
 import { WORKERS, dropStore, freshStore, startBenchService } from './service.js';
@@ -142,6 +143,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     serverPid: server.child.pid,
     metrics: { url: `${server.url}/metrics`, token: METRICS_TOKEN },
     walPosition: wal && (() => walPosition(wal)),
+    databasePids: store.kind === 'postgres' ? postmasterPids() : undefined,
   };
   const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body };
   const runs: Record<string, () => Promise<Figures>> = {
