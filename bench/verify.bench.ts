@@ -27,7 +27,7 @@ import type { StoreConfig } from '../src/config.js';
 import { postmasterPids } from './cpu.js';
 import { load, printMedians, printTable, type Figures } from './harness.js';
 import { startBareRoute } from './processes.js';
-import { WORKERS, dropStore, freshStore, startBenchService } from './service.js';
+import { WORKERS, dropStore, freshStore, startBenchService, type BenchService } from './service.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -119,33 +119,12 @@ async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
   throw new Error('the log sealed no full tile in time');
 }
 
-async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
-  const profile = [
-    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF, label)}`] : []),
-    ...(HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${path.join(HEAP_PROF, label)}`] : []),
-  ];
-  const { server, token, body } = await startBenchService(store, {
-    scopes: ['verify', 'read'],
-    env: benchEnv(),
-    nodeArgs: profile,
-    ...(process.env.BENCH_SERVICE_LOG ? { log: process.env.BENCH_SERVICE_LOG } : {}),
-  });
-  const wal =
-    store.kind === 'postgres' ? new pg.Client({ connectionString: store.url }) : undefined;
-  await wal?.connect();
-  const headers = { 'x-api-key': token };
-  const common = {
-    url: server.url,
-    headers,
-    connections: CONNECTIONS,
-    seconds: SECONDS,
-    serverPid: server.child.pid,
-    metrics: { url: `${server.url}/metrics`, token: METRICS_TOKEN },
-    walPosition: wal && (() => walPosition(wal)),
-    databasePids: store.kind === 'postgres' ? postmasterPids() : undefined,
-  };
-  const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body };
+/** load()'s options, which every run of one store shares but its path. */
+type Common = Parameters<typeof load>[1];
+
+/** Each run of one store, by its BENCH_RUNS name, on the running service. */
+function storeRuns(label: string, svc: BenchService, common: Omit<Common, 'path'>) {
+  const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body: svc.body };
   const runs: Record<string, () => Promise<Figures>> = {
     verify: () => load(`POST /verify, ${label}`, post),
     paced: () =>
@@ -155,10 +134,10 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
         connections: PACED_CONNECTIONS,
       }),
     get: async () => {
-      const one = await fetch(`${server.url}/api/v1/verify`, {
+      const one = await fetch(`${svc.server.url}/api/v1/verify`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body,
+        headers: { ...common.headers, 'content-type': 'application/json' },
+        body: svc.body,
       });
       const { receiptId } = (await one.json()) as { receiptId: string };
       return load(`GET /receipt/{id}, ${label}`, {
@@ -168,7 +147,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     },
     // a full tile exists once 256 receipts were sealed (the verify run issues them)
     tile: async () => {
-      await until(async () => (await fetch(`${server.url}/log/tile/0/000`)).ok, 30_000);
+      await until(async () => (await fetch(`${svc.server.url}/log/tile/0/000`)).ok, 30_000);
       return load(`GET /log/tile/0/000 (full tile, no key), ${label}`, {
         ...common,
         headers: {},
@@ -176,6 +155,36 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
       });
     },
   };
+  return { post, runs };
+}
+
+async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
+  const profile = [
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF, label)}`] : []),
+    ...(HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${path.join(HEAP_PROF, label)}`] : []),
+  ];
+  const svc = await startBenchService(store, {
+    scopes: ['verify', 'read'],
+    env: benchEnv(),
+    nodeArgs: profile,
+    ...(process.env.BENCH_SERVICE_LOG ? { log: process.env.BENCH_SERVICE_LOG } : {}),
+  });
+  const wal =
+    store.kind === 'postgres' ? new pg.Client({ connectionString: store.url }) : undefined;
+  // a lost connection fails the next WAL read (and the run), not the whole process at once
+  wal?.on('error', (err) => console.error(`WAL position connection: ${err.message}`));
+  await wal?.connect();
+  const { post, runs } = storeRuns(label, svc, {
+    url: svc.server.url,
+    headers: { 'x-api-key': svc.token },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    serverPid: svc.server.child.pid,
+    metrics: { url: `${svc.server.url}/metrics`, token: METRICS_TOKEN },
+    walPosition: wal && (() => walPosition(wal)),
+    databasePids: store.kind === 'postgres' ? postmasterPids() : undefined,
+  });
   try {
     const figures = await warmUp(`POST /verify, ${label}`, post);
     for (const name of RUNS) {
@@ -186,7 +195,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     return figures;
   } finally {
     await wal?.end();
-    await server.stop();
+    await svc.server.stop();
   }
 }
 
