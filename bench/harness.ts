@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { childPids, statFields } from '../test/helpers/proc.js';
+import { MS_PER_JIFFY, cpuMillis, databaseCpuMillis, machineJiffies } from './cpu.js';
 
 const run = promisify(execFile);
 
@@ -36,6 +35,11 @@ export interface Figures extends Measured {
   name: string;
   /** CPU time (user + system) the server process spent per request, when its pid was given. */
   cpuMsPerRequest?: number;
+  /**
+   * CPU time the local PostgreSQL server spent per request (LoadOptions.databasePids): every
+   * backend and background process, every database on it.
+   */
+  databaseCpuMsPerRequest?: number;
   /**
    * The service's longest event-loop stall during the run, at least this long (its /metrics,
    * when given; see LAG_RESOLUTION_MS).
@@ -110,28 +114,8 @@ export interface LoadOptions {
    * writes, the seals' included, so it means something only on an otherwise idle server.
    */
   walPosition?: (() => Promise<number>) | undefined;
-}
-
-/** USER_HZ: /proc counts CPU time in hundredths of a second on Linux. */
-const MS_PER_JIFFY = 10;
-
-/**
- * utime + stime in milliseconds (fields 14 and 15 of /proc/<pid>/stat) of a process and all its
- * live descendants: with WORKERS > 1 the service is a primary and its workers.
- */
-export function cpuMillis(pid: number): number {
-  const fields = statFields(pid);
-  const own = fields ? (Number(fields[11]) + Number(fields[12])) * MS_PER_JIFFY : 0;
-  return childPids(pid).reduce((total, child) => total + cpuMillis(child), own);
-}
-
-/** Busy and total jiffies of the whole machine (the first line of /proc/stat). */
-function machineJiffies(): { busy: number; total: number } {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
-  const n = fields.map(Number);
-  const idle = (n[3] ?? 0) + (n[4] ?? 0); // idle + iowait
-  const total = n.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+  /** The local PostgreSQL postmasters (bench/cpu.ts): their CPU over the run per request. */
+  databasePids?: number[] | undefined;
 }
 
 /**
@@ -210,6 +194,8 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   await settle();
   const metricsBefore = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const cpuBefore = opts.serverPid ? cpuMillis(opts.serverPid) : undefined;
+  const db = opts.databasePids?.length ? opts.databasePids : undefined;
+  const dbBefore = db && databaseCpuMillis(db);
   const machineBefore = machineJiffies();
   const walBefore = await opts.walPosition?.();
   const { rate } = opts;
@@ -217,6 +203,7 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
   const machineAfter = machineJiffies();
   const walAfter = await opts.walPosition?.();
   const cpu = opts.serverPid && cpuBefore !== undefined ? cpuMillis(opts.serverPid) - cpuBefore : 0;
+  const dbCpu = db && dbBefore !== undefined ? databaseCpuMillis(db) - dbBefore : undefined;
   const metricsAfter = opts.metrics ? await processMetrics(opts.metrics) : undefined;
   const busyJiffies = machineAfter.busy - machineBefore.busy;
   return {
@@ -227,6 +214,9 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
       ? { machineCpuMsPerRequest: (busyJiffies * MS_PER_JIFFY) / result.requests }
       : {}),
     ...(opts.serverPid && result.requests > 0 ? { cpuMsPerRequest: cpu / result.requests } : {}),
+    ...(dbCpu !== undefined && result.requests > 0
+      ? { databaseCpuMsPerRequest: dbCpu / result.requests }
+      : {}),
     ...(walBefore !== undefined && walAfter !== undefined && result.requests > 0
       ? { walBytesPerRequest: (walAfter - walBefore) / result.requests }
       : {}),
@@ -242,13 +232,13 @@ export async function load(name: string, opts: LoadOptions): Promise<Figures> {
 
 export function printTable(rows: Figures[], baseline: Figures): void {
   console.log(
-    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | GC ms/req | longest loop stall ms | machine busy | machine CPU ms/req | WAL B/req |',
+    '\n| run | requests | req/s | p50 ms | p99 ms | non-2xx | errors | vs bare route | server CPU ms/req | database CPU ms/req | GC ms/req | longest loop stall ms | machine busy | machine CPU ms/req | WAL B/req |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (r.rps / baseline.rps).toFixed(3);
     console.log(
-      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${fixed(r.cpuMsPerRequest)} | ${fixed(r.gcMsPerRequest)} | ${fixed(r.loopLagMaxMs, 0)} | ${percent(r.machineBusy)} | ${fixed(r.machineCpuMsPerRequest)} | ${fixed(r.walBytesPerRequest, 0)} |`,
+      `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${ratio} | ${fixed(r.cpuMsPerRequest)} | ${fixed(r.databaseCpuMsPerRequest)} | ${fixed(r.gcMsPerRequest)} | ${fixed(r.loopLagMaxMs, 0)} | ${percent(r.machineBusy)} | ${fixed(r.machineCpuMsPerRequest)} | ${fixed(r.walBytesPerRequest, 0)} |`,
     );
   }
 }
@@ -272,9 +262,9 @@ const median = (values: number[]): number => {
 export function printMedians(rounds: Figures[][]): void {
   console.log(`\nmedian of ${rounds.length} rounds`);
   console.log(
-    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | machine busy | machine CPU ms/req | WAL B/req |',
+    '\n| run | req/s | p50 ms | p99 ms | vs bare route (range) | server CPU ms/req | database CPU ms/req | machine busy | machine CPU ms/req | WAL B/req |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const names = rounds[0]!.map((r) => r.name);
   for (const name of names) {
     const rows = rounds.flatMap((round) => {
@@ -294,7 +284,7 @@ export function printMedians(rounds: Figures[][]): void {
     // the paced generator gives latency to 0.1 ms, autocannon to 1 ms
     const ms = (pick: (f: Figures) => number) => Math.round(middle(pick) * 10) / 10;
     console.log(
-      `| ${name} | ${cell((f) => f.rps)} | ${ms((f) => f.p50)} | ${ms((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${present((f) => f.cpuMsPerRequest)} | ${percent(median(rows.map((r) => r.row.machineBusy)))} | ${present((f) => f.machineCpuMsPerRequest)} | ${present((f) => f.walBytesPerRequest, 0)} |`,
+      `| ${name} | ${cell((f) => f.rps)} | ${ms((f) => f.p50)} | ${ms((f) => f.p99)} | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}) | ${present((f) => f.cpuMsPerRequest)} | ${present((f) => f.databaseCpuMsPerRequest)} | ${percent(median(rows.map((r) => r.row.machineBusy)))} | ${present((f) => f.machineCpuMsPerRequest)} | ${present((f) => f.walBytesPerRequest, 0)} |`,
     );
   }
 }

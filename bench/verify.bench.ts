@@ -16,18 +16,18 @@
  *                           BENCH_RUNS=verify,paced,get,tile: the runs of each store,
  *                           BENCH_REPEAT=3: rounds, then the median of each figure,
  *                           BENCH_WARMUP_SECONDS=10: the first load on each fresh process, kept
- *                             in its own "cold" row; 0 measures the fresh process)
+ *                             in its own "cold" row; 0 measures the fresh process,
+ *                           BENCH_JSON=file: write every round's rows to file as JSON)
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { StoreConfig } from '../src/config.js';
-import { openDatabase } from '../src/storage/database.js';
-import { createRepositories } from '../src/storage/repositories.js';
-import { closeStore, ed25519Pem, tempDir } from '../test/helpers/context.js';
-import { registerNotary, validRequest } from '../test/helpers/ron.js';
+import { postmasterPids } from './cpu.js';
 import { load, printMedians, printTable, type Figures } from './harness.js';
-import { ROOT, startBareRoute, startService } from './processes.js';
+import { startBareRoute } from './processes.js';
+import { WORKERS, dropStore, freshStore, startBenchService, type BenchService } from './service.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -39,7 +39,6 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
  * bursts, not a pace.)
  */
 const PACED_CONNECTIONS = Number(process.env.BENCH_PACED_CONNECTIONS ?? 8);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** A directory: write a sampling heap profile (allocation sites) of each service process. */
 const HEAP_PROF = process.env.BENCH_HEAP_PROF;
@@ -57,11 +56,6 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
  * process and 1.0-1.2 ms on the next 10 s. The bare route warms within a fraction of a second.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
-/**
- * The service's WORKERS on PostgreSQL (the embedded store is single-process): `auto`, one
- * process per CPU, as an operator of a dedicated host would set it. BENCH_WORKERS=1 measures one.
- */
-const WORKERS = process.env.BENCH_WORKERS ?? 'auto';
 /** Which runs, comma-separated (default all; for profiling one): BENCH_RUNS=verify,paced,get,tile */
 const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile').split(',');
 
@@ -108,40 +102,13 @@ async function warmUp(name: string, opts: Parameters<typeof load>[1]): Promise<F
   ];
 }
 
-/** The store's key and notary, made before the service starts (the embedded store is 1-process). */
-async function seed(store: StoreConfig) {
-  const db = await openDatabase(store);
-  try {
-    const repos = createRepositories(db);
-    const { token } = await repos.apiKeys.create({
-      tenant: 'bench',
-      name: 'bench',
-      scopes: ['verify', 'read'],
-    });
-    return { token, notary: await registerNotary(repos, 'bench') };
-  } finally {
-    await db.close();
-  }
-}
-
-function serviceEnv(store: StoreConfig): Record<string, string> {
-  const env: Record<string, string> = {
-    DATA_DIR: store.kind === 'embedded' ? (store.dataDir ?? tempDir('bench-')) : tempDir('bench-'),
-    SIGNING_KEY: ed25519Pem(),
-    RATE_LIMIT_MAX: '1000000000',
-    LOG_RATE_LIMIT_MAX: '1000000000',
-    // sealed every 5 s (production default 60 s) so that the tile run finds full tiles
+/** The service's environment: sealed every 5 s (production default 60 s), for full tiles. */
+function benchEnv(): Record<string, string> {
+  return {
     ANCHOR_INTERVAL_MS: process.env.BENCH_ANCHOR_MS ?? '5000',
-    SCREENING_LISTS_DIR: path.join(ROOT, 'screening-lists'),
+    DATABASE_POOL_MAX: '20',
     METRICS_TOKEN,
   };
-  if (store.kind === 'postgres') {
-    env.WORKERS = WORKERS;
-    env.DATABASE_URL = store.url;
-    env.DATABASE_SCHEMA = store.schema ?? 'public';
-    env.DATABASE_POOL_MAX = String(store.poolMax);
-  }
-  return env;
 }
 
 async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
@@ -152,29 +119,12 @@ async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
   throw new Error('the log sealed no full tile in time');
 }
 
-async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
-  const { token, notary } = await seed(store);
-  const profile = [
-    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
-    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF, label)}`] : []),
-    ...(HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${path.join(HEAP_PROF, label)}`] : []),
-  ];
-  const server = await startService(serviceEnv(store), profile, process.env.BENCH_SERVICE_LOG);
-  const wal =
-    store.kind === 'postgres' ? new pg.Client({ connectionString: store.url }) : undefined;
-  await wal?.connect();
-  const headers = { 'x-api-key': token };
-  const body = JSON.stringify(validRequest(notary));
-  const common = {
-    url: server.url,
-    headers,
-    connections: CONNECTIONS,
-    seconds: SECONDS,
-    serverPid: server.child.pid,
-    metrics: { url: `${server.url}/metrics`, token: METRICS_TOKEN },
-    walPosition: wal && (() => walPosition(wal)),
-  };
-  const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body };
+/** load()'s options, which every run of one store shares but its path. */
+type Common = Parameters<typeof load>[1];
+
+/** Each run of one store, by its BENCH_RUNS name, on the running service. */
+function storeRuns(label: string, svc: BenchService, common: Omit<Common, 'path'>) {
+  const post = { ...common, path: '/api/v1/verify', method: 'POST' as const, body: svc.body };
   const runs: Record<string, () => Promise<Figures>> = {
     verify: () => load(`POST /verify, ${label}`, post),
     paced: () =>
@@ -184,10 +134,10 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
         connections: PACED_CONNECTIONS,
       }),
     get: async () => {
-      const one = await fetch(`${server.url}/api/v1/verify`, {
+      const one = await fetch(`${svc.server.url}/api/v1/verify`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body,
+        headers: { ...common.headers, 'content-type': 'application/json' },
+        body: svc.body,
       });
       const { receiptId } = (await one.json()) as { receiptId: string };
       return load(`GET /receipt/{id}, ${label}`, {
@@ -197,7 +147,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     },
     // a full tile exists once 256 receipts were sealed (the verify run issues them)
     tile: async () => {
-      await until(async () => (await fetch(`${server.url}/log/tile/0/000`)).ok, 30_000);
+      await until(async () => (await fetch(`${svc.server.url}/log/tile/0/000`)).ok, 30_000);
       return load(`GET /log/tile/0/000 (full tile, no key), ${label}`, {
         ...common,
         headers: {},
@@ -205,6 +155,36 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
       });
     },
   };
+  return { post, runs };
+}
+
+async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
+  const profile = [
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF, label)}`] : []),
+    ...(HEAP_PROF ? ['--heap-prof', `--heap-prof-dir=${path.join(HEAP_PROF, label)}`] : []),
+  ];
+  const svc = await startBenchService(store, {
+    scopes: ['verify', 'read'],
+    env: benchEnv(),
+    nodeArgs: profile,
+    ...(process.env.BENCH_SERVICE_LOG ? { log: process.env.BENCH_SERVICE_LOG } : {}),
+  });
+  const wal =
+    store.kind === 'postgres' ? new pg.Client({ connectionString: store.url }) : undefined;
+  // a lost connection fails the next WAL read (and the run), not the whole process at once
+  wal?.on('error', (err) => console.error(`WAL position connection: ${err.message}`));
+  await wal?.connect();
+  const { post, runs } = storeRuns(label, svc, {
+    url: svc.server.url,
+    headers: { 'x-api-key': svc.token },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    serverPid: svc.server.child.pid,
+    metrics: { url: `${svc.server.url}/metrics`, token: METRICS_TOKEN },
+    walPosition: wal && (() => walPosition(wal)),
+    databasePids: store.kind === 'postgres' ? postmasterPids() : undefined,
+  });
   try {
     const figures = await warmUp(`POST /verify, ${label}`, post);
     for (const name of RUNS) {
@@ -215,7 +195,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
     return figures;
   } finally {
     await wal?.end();
-    await server.stop();
+    await svc.server.stop();
   }
 }
 
@@ -231,24 +211,21 @@ async function walPosition(client: pg.Client): Promise<number> {
 async function round(): Promise<Figures[]> {
   const rows = await bare();
   if (STORES.includes('embedded')) {
-    rows.push(
-      ...(await runStore('embedded', { kind: 'embedded', dataDir: tempDir('bench-embedded-') })),
-    );
+    const embedded = freshStore('embedded');
+    try {
+      rows.push(...(await runStore('embedded', embedded)));
+    } finally {
+      await dropStore(embedded);
+    }
   }
-  const pg: StoreConfig = {
-    kind: 'postgres',
-    url: PG_URL,
-    schema: `bench_${randomBytes(4).toString('hex')}`,
-    poolMax: 20,
-  };
-  try {
-    if (STORES.includes('postgres')) rows.push(...(await runStore('PostgreSQL', pg)));
-  } catch (err) {
-    console.error(`PostgreSQL run skipped: ${(err as Error).message}`);
-  } finally {
-    const db = await openDatabase(pg, { migrate: false }).catch(() => undefined);
-    if (db) {
-      await closeStore(db, pg);
+  if (STORES.includes('postgres')) {
+    const pg = freshStore('postgres');
+    try {
+      rows.push(...(await runStore('PostgreSQL', pg)));
+    } catch (err) {
+      console.error(`PostgreSQL run skipped: ${(err as Error).message}`);
+    } finally {
+      await dropStore(pg);
     }
   }
   return rows;
@@ -264,3 +241,5 @@ for (let n = 1; n <= REPEAT; n += 1) {
   printTable(rows, rows[0]!);
 }
 if (REPEAT > 1) printMedians(rounds);
+// every round's rows, for bench/goals.ts (BENCH_JSON=file)
+if (process.env.BENCH_JSON) fs.writeFileSync(process.env.BENCH_JSON, JSON.stringify(rounds));
