@@ -30,8 +30,13 @@ export function freshStore(kind: 'embedded' | 'postgres'): StoreConfig {
     : { kind, dataDir: tempDir('bench-embedded-') };
 }
 
-/** Removes what a fresh store left: its schema, or its DATA_DIR. Never throws. */
+/** The DATA_DIR (signing keys, PDF certificate) given to a service on a PostgreSQL store. */
+const serviceDirs = new WeakMap<StoreConfig, string>();
+
+/** Removes what a fresh store left: its schema and the service's DATA_DIR, or its DATA_DIR. Never throws. */
 export async function dropStore(store: StoreConfig): Promise<void> {
+  const serviceDir = serviceDirs.get(store);
+  if (serviceDir) fs.rmSync(serviceDir, { recursive: true, force: true });
   if (store.kind === 'embedded') {
     fs.rmSync(store.dataDir ?? '', { recursive: true, force: true });
     return;
@@ -61,8 +66,13 @@ export function serviceEnv(
   store: StoreConfig,
   extra: Record<string, string> = {},
 ): Record<string, string> {
+  let dataDir = store.kind === 'embedded' ? store.dataDir : serviceDirs.get(store);
+  if (!dataDir) {
+    dataDir = tempDir('bench-');
+    serviceDirs.set(store, dataDir);
+  }
   const env: Record<string, string> = {
-    DATA_DIR: store.kind === 'embedded' ? (store.dataDir ?? tempDir('bench-')) : tempDir('bench-'),
+    DATA_DIR: dataDir,
     SIGNING_KEY: ed25519Pem(),
     RATE_LIMIT_MAX: '1000000000',
     LOG_RATE_LIMIT_MAX: '1000000000',
