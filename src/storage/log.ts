@@ -108,8 +108,9 @@ export class LogRepository implements LogStore {
         recordCheckpoint: (checkpoint) => this.recordCheckpoint(trx, checkpoint),
       });
     });
-    // receipts anchored now: this replica's cached ones go at once (others: migration 013)
-    if (appended) this.changes.announce('receipts');
+    // entries placed now: this replica's cached receipts waiting for a position go at once
+    // (others: migration 023)
+    if (appended) this.changes.announce('receipts', 'sealed');
     return result;
   }
 
