@@ -9,7 +9,10 @@ import type { Knex } from 'knex';
  * - a changed receipt row or a new revocation audit row notifies `<schema>.receipts:<id>` (a
  *   revocation writes both in one transaction, and PostgreSQL delivers the same payload once);
  * - anything else (a deleted or truncated row, a position rewritten, an entry changed by hand)
- *   notifies `<schema>.receipts`: every cached receipt goes, as before.
+ *   notifies `<schema>.receipts`: every cached receipt goes.
+ *
+ * A replica older than this migration does not read the narrower payloads (docs/operations.md,
+ * Upgrades).
  */
 const FULL: [table: string, events: string][] = [
   ['receipts', 'delete or truncate'],
