@@ -68,6 +68,24 @@ const show = (title: string, map: Map<string, number>, n: number) => {
     );
   }
 };
+/** Time with the function anywhere on the stack, each sample counted once per function. */
+function inclusive(): Map<string, number> {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const times = new Map<string, number>();
+  for (const [id, us] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url } = byId.get(at)?.callFrame ?? { functionName: '?', url: '' };
+      if (functionName.startsWith('(')) continue;
+      seen.add(`${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}`);
+    }
+    for (const key of seen) times.set(key, (times.get(key) ?? 0) + us);
+  }
+  return times;
+}
+
 console.log(`total ${(total / 1e6).toFixed(2)} s sampled`);
 show('by package', pkgs, 20);
 show('by function (self time)', fns, 30);
+show('by function (inclusive)', inclusive(), Number(process.env.PROFILE_INCLUSIVE ?? 60));

@@ -1,5 +1,4 @@
-import { signCheckpoint, verifyCheckpoint } from './checkpoint.js';
-import { appendLeaves } from './compact-range.js';
+import { verifyCheckpoint } from './checkpoint.js';
 import { equalHashes, leafHash, verifyInclusion } from './merkle.js';
 import { consistencyProof, inclusionProof } from './proofs.js';
 import { verifierKey, type NoteSigner } from './signed-note.js';
@@ -9,7 +8,8 @@ import { formatLogPolicy } from './tlog-policy.js';
 import { formatTlogProof } from './tlog-proof.js';
 import { hashToWire, proofFromWire, proofToWire } from './wire.js';
 import type { CosignOutcome, Witnessing } from './witness/witnessing.js';
-import type { CheckpointRecord, LogStore, SealTransaction } from './log-store.js';
+import type { CheckpointRecord, LogStore } from './log-store.js';
+import { seal } from './sealing.js';
 import type { SealListener, TimestampStore } from './timestamps.js';
 import { ServiceError } from '../errors.js';
 
@@ -59,31 +59,6 @@ export interface Timekeeping {
   onSealed?: SealListener;
 }
 
-/** Entries appended per page of a seal. */
-const SEAL_PAGE = 4_096;
-
-/** Appends pending entries a page at a time, up to `limit`; undefined when none was pending. */
-async function appendPages(
-  tx: SealTransaction,
-  start: number,
-  limit: number,
-): Promise<{ treeSize: number; rootHash: Uint8Array } | undefined> {
-  let appended: { treeSize: number; rootHash: Uint8Array } | undefined;
-  for (let size = start; size - start < limit;) {
-    const wanted = Math.min(SEAL_PAGE, limit - (size - start));
-    const entries = await tx.pending(wanted);
-    if (entries.length === 0) break;
-    const leaves = entries.map((e) => new Uint8Array(e.leafHash));
-    const { nodes, ...head } = await appendLeaves(size, leaves, tx.nodeStore());
-    await tx.recordLeaves({ firstIndex: size, entries, nodes });
-    appended = head;
-    size = head.treeSize;
-    // a short page was the end of the backlog: what arrives meanwhile waits for the next seal
-    if (entries.length < wanted) break;
-  }
-  return appended;
-}
-
 /**
  * The log as the service runs it: seal pending receipts into signed checkpoints, and produce the
  * evidence (inclusion and consistency proofs) that lets anyone check the log offline.
@@ -114,20 +89,11 @@ export class AnchorService {
 
   /**
    * Seals up to `limit` pending entries into one new checkpoint; returns how many. Entries are
-   * read, hashed and written SEAL_PAGE at a time, so that a large backlog never holds this
-   * process (or, for the embedded store, its thread) in one piece.
+   * read and hashed SEAL_PAGE at a time (src/anchoring/sealing.ts), so that a large backlog never
+   * holds this process (or, for the embedded store, its thread) in one piece.
    */
   async sealOnce(limit = SEAL_BATCH): Promise<{ sealed: number; treeSize: number }> {
-    const noteSigner = this.noteSigner();
-    const sealed = await this.log.withSealLock(async (tx) => {
-      const start = (await tx.latestCheckpoint())?.treeSize ?? 0;
-      const appended = await appendPages(tx, start, limit);
-      if (appended === undefined) return { sealed: 0, treeSize: start, note: undefined };
-      const { treeSize, rootHash } = appended;
-      const note = await signCheckpoint({ origin: this.origin, treeSize, rootHash }, noteSigner);
-      await tx.recordCheckpoint({ treeSize, rootHash: Buffer.from(rootHash), note });
-      return { sealed: treeSize - start, treeSize, note };
-    });
+    const sealed = await seal(this.log, this.origin, this.noteSigner(), limit);
     // committed: the listener (time-stamping) runs on its own and never delays the seal
     if (sealed.note !== undefined)
       this.timekeeping?.onSealed?.({ treeSize: sealed.treeSize, note: sealed.note });

@@ -53,5 +53,7 @@ export interface LogStore extends LogReader, TileStore, WitnessStore {
   checkpointAt(treeSize: number): Promise<CheckpointRecord | undefined>;
   /** Runs `fn` holding the seal lock; everything it writes commits or rolls back together. */
   withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T>;
+  /** The oldest committed entries not yet in the log with a `seq` above `afterSeq` (any if undefined). */
+  pendingAfter(afterSeq: number | undefined, limit: number): Promise<PendingEntry[]>;
   pendingCount(): Promise<number>;
 }

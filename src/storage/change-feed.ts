@@ -6,6 +6,12 @@ import type { Knex } from 'knex';
  */
 export type CachedTable =
   'api_keys' | 'notaries' | 'receipts' | 'signing_keys' | 'signing_key_endorsements';
+/**
+ * What changed in a table, when narrower than "anything": for `receipts`, `sealed` (a seal gave
+ * positions to entries that had none) or one receipt's id (its row or its revocation changed).
+ */
+export type ChangeDetail = string | undefined;
+type Listener = (table: CachedTable | '*', detail: ChangeDetail) => void;
 const CHANNEL = 'receipts_changes';
 const RETRY_MS = 1_000;
 
@@ -36,7 +42,7 @@ interface EmbeddedNotifier {
  * delivery time.
  */
 export class ChangeFeed {
-  private readonly listeners = new Set<(table: CachedTable | '*') => void>();
+  private readonly listeners = new Set<Listener>();
   private client: ListeningClient | undefined;
   private closed = false;
   /** The schema the store's tables are in (PostgreSQL's current_schema()), once listening. */
@@ -52,24 +58,28 @@ export class ChangeFeed {
     this.live = kind === 'embedded';
   }
 
-  onChange(fn: (table: CachedTable | '*') => void): void {
+  onChange(fn: Listener): void {
     this.listeners.add(fn);
   }
 
-  announce(table: CachedTable | '*'): void {
-    for (const fn of this.listeners) fn(table);
+  announce(table: CachedTable | '*', detail?: string): void {
+    for (const fn of this.listeners) fn(table, detail);
   }
 
   /**
    * A notification's payload is `<schema>.<table>` (migration 021; a bare table name from a
-   * replica not yet migrated counts as this schema's). The channel is one per database: a change
-   * in another schema is another deployment's.
+   * replica not yet migrated counts as this schema's), or `<schema>.<table>:<detail>` for a
+   * narrower change (migration 023). The channel is one per database: a change in another schema
+   * is another deployment's.
    */
   private notified(payload: string | undefined): void {
     if (!payload) return this.announce('*');
     const dot = payload.lastIndexOf('.');
     if (dot >= 0 && this.schema !== undefined && payload.slice(0, dot) !== this.schema) return;
-    this.announce(payload.slice(dot + 1) as CachedTable);
+    const change = payload.slice(dot + 1);
+    const colon = change.indexOf(':');
+    if (colon < 0) return this.announce(change as CachedTable);
+    this.announce(change.slice(0, colon) as CachedTable, change.slice(colon + 1));
   }
 
   /** Starts listening; resolves once listening (or, for PostgreSQL, failed and retrying). */
@@ -133,6 +143,12 @@ export class ChangeFeed {
 }
 
 /**
+ * Which cached entries a narrower change (a ChangeDetail) makes stale; without it, or for a
+ * change without detail, the whole cache goes.
+ */
+export type StaleEntries<V> = (detail: string, key: string, value: V) => boolean;
+
+/**
  * A bounded map of rows that a ChangeFeed invalidates; entries only while the feed is live.
  * A read that a change overtook is returned but not cached: every change (and every reconnect
  * of the feed) starts a new generation, and only a read begun in the current one is kept, so
@@ -146,11 +162,18 @@ export class RowCache<V> {
     private readonly feed: ChangeFeed,
     table: CachedTable,
     private readonly maxEntries = 10_000,
+    stale?: StaleEntries<V>,
   ) {
-    feed.onChange((changed) => {
+    feed.onChange((changed, detail) => {
       if (changed !== table && changed !== '*') return;
-      this.entries.clear();
       this.generation += 1;
+      if (changed === '*' || detail === undefined || stale === undefined) {
+        this.entries.clear();
+        return;
+      }
+      for (const [key, value] of this.entries) {
+        if (stale(detail, key, value)) this.entries.delete(key);
+      }
     });
   }
 

@@ -108,17 +108,24 @@ export class LogRepository implements LogStore {
         recordCheckpoint: (checkpoint) => this.recordCheckpoint(trx, checkpoint),
       });
     });
-    // receipts anchored now: this replica's cached ones go at once (others: migration 013)
-    if (appended) this.changes.announce('receipts');
+    // entries placed now: this replica's cached receipts waiting for a position go at once
+    // (others: migration 023)
+    if (appended) this.changes.announce('receipts', 'sealed');
     return result;
   }
 
-  private async pending(trx: Knex.Transaction, limit: number): Promise<PendingEntry[]> {
-    const rows = (await trx('log_pending as p')
+  pendingAfter(afterSeq: number | undefined, limit: number): Promise<PendingEntry[]> {
+    return this.pending(this.knex, limit, afterSeq);
+  }
+
+  private async pending(db: Db, limit: number, afterSeq?: number): Promise<PendingEntry[]> {
+    const query = db('log_pending as p')
       .join('log_entries as e', 'e.seq', 'p.seq')
       .select('p.seq', 'e.leaf_hash')
       .orderBy('p.seq')
-      .limit(limit)) as { seq: string | number; leaf_hash: Buffer }[];
+      .limit(limit);
+    if (afterSeq !== undefined) query.where('p.seq', '>', afterSeq);
+    const rows = (await query) as { seq: string | number; leaf_hash: Buffer }[];
     return rows.map((r) => ({ seq: Number(r.seq), leafHash: Buffer.from(r.leaf_hash) }));
   }
 

@@ -1,6 +1,4 @@
 import type { Knex } from 'knex';
-import type { UnsignedReceipt } from '../receipts/canonical.js';
-import type { Decision } from '../contract/common.js';
 import type {
   InsertResult,
   NewReceipt,
@@ -9,79 +7,10 @@ import type {
   ReceiptRecord,
   ReceiptStore,
 } from '../receipts/ports.js';
-import type { StoredReceipt } from '../receipts/types.js';
 import { Batcher } from './batcher.js';
 import { RowCache, type ChangeFeed } from './change-feed.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-
-interface ReceiptRow {
-  id: string;
-  tenant: string;
-  body: UnsignedReceipt;
-  receipt_hash: string;
-  signature_kid: string | null;
-  signature: string | null;
-  created_at: Date;
-  has_proof_artifact: boolean;
-  external_id: string | null;
-  revoked_at: Date | null;
-  revoked_by: string | null;
-  leaf_index: string | number | null;
-  anchored_at: Date | null;
-  leaf_hash: Buffer | null;
-  audit_revoked_at: Date | null;
-  audit_issuer_id: string | null;
-  revocation_entry: Uint8Array | null;
-  revocation_leaf_index: string | number | null;
-}
-
-interface SummaryRow {
-  id: string;
-  created_at: Date;
-  revoked_at: Date | null;
-  audit_revoked_at: Date | null;
-  revocation_seq: string | number | null;
-  leaf_index: string | number | null;
-  decision: Decision;
-  created_at_text: string;
-}
-
-function toRecord(row: ReceiptRow): ReceiptRecord {
-  const receipt: StoredReceipt = { ...row.body, receiptHash: row.receipt_hash };
-  if (row.signature !== null || row.signature_kid !== null) {
-    receipt.receiptSignature = {
-      alg: 'EdDSA',
-      kid: row.signature_kid ?? '',
-      signature: row.signature ?? '',
-    };
-  }
-  return {
-    id: row.id,
-    tenant: row.tenant,
-    receipt,
-    createdAt: row.created_at,
-    hasProofArtifact: row.has_proof_artifact,
-    externalId: row.external_id,
-    revokedAt: row.revoked_at,
-    revokedBy: row.revoked_by,
-    revocationAudit:
-      row.audit_revoked_at && row.audit_issuer_id
-        ? { revokedAt: row.audit_revoked_at, issuerId: row.audit_issuer_id }
-        : null,
-    revocationEntry: row.revocation_entry
-      ? {
-          entry: Buffer.from(row.revocation_entry),
-          leafIndex: row.revocation_leaf_index === null ? null : Number(row.revocation_leaf_index),
-        }
-      : null,
-    anchor: {
-      leafIndex: row.leaf_index === null ? null : Number(row.leaf_index),
-      anchoredAt: row.anchored_at,
-      // PGlite returns bytea as Uint8Array, pg as Buffer: one type for callers
-      leafHash: row.leaf_hash === null ? null : Buffer.from(row.leaf_hash),
-    },
-  };
-}
+import { staleReceipt, toRecord, type ReceiptRow, type SummaryRow } from './receipt-rows.js';
 
 const RECEIPT_COLUMNS =
   'id, tenant, body, receipt_hash, signature_kid, signature, created_at, has_proof_artifact, external_id';
@@ -134,7 +63,7 @@ export const DEFAULT_RECEIPT_CACHE = 2_000;
 
 export class ReceiptRepository implements ReceiptStore {
   private readonly batcher: Batcher<NewReceipt, InsertResult>;
-  /** Receipts by tenant and id, dropped on any revocation or seal (see migration 013). */
+  /** Receipts by tenant and id, dropped when their state changes (migrations 013 and 023). */
   private readonly cache: RowCache<ReceiptRecord>;
 
   constructor(
@@ -146,7 +75,12 @@ export class ReceiptRepository implements ReceiptStore {
       (items) => this.insertBatch(items),
       options.insertBatch ?? DEFAULT_INSERT_BATCH,
     );
-    this.cache = new RowCache(changes, 'receipts', options.cacheMax ?? DEFAULT_RECEIPT_CACHE);
+    this.cache = new RowCache(
+      changes,
+      'receipts',
+      options.cacheMax ?? DEFAULT_RECEIPT_CACHE,
+      staleReceipt,
+    );
   }
 
   private select(db: Knex | Knex.Transaction) {
@@ -182,8 +116,8 @@ export class ReceiptRepository implements ReceiptStore {
 
   /**
    * The tenant's receipt, or undefined: another tenant's receipt is indistinguishable from none.
-   * Cached (frozen, shared): a revocation or seal through this process drops the cache before
-   * it answers; one made elsewhere, when its notification arrives (ChangeFeed).
+   * Cached (frozen, shared): a revocation or seal through this process drops what it changed
+   * before it answers; one made elsewhere, when its notification arrives (ChangeFeed).
    */
   async find(tenant: string, id: string): Promise<ReceiptRecord | undefined> {
     return this.cache.through(`${tenant}\n${id}`, async () => {

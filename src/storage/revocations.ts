@@ -15,8 +15,8 @@ export class RevocationRepository implements RevocationStore {
 
   async revoke(req: RevocationRequest): Promise<RevocationOutcome> {
     const outcome = await this.transaction(req);
-    // this replica's cached receipts go before the answer (others: migration 013)
-    if (outcome === 'REVOKED') this.changes.announce('receipts');
+    // this replica's cached copy goes before the answer (others: migration 023)
+    if (outcome === 'REVOKED') this.changes.announce('receipts', req.receiptId);
     return outcome;
   }
 

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories, type Repositories } from '../../src/storage/repositories.js';
 import { closeStore, ed25519Pem, isPostgres, testConfig, testStore } from '../helpers/context.js';
-import { registerIssuer, revokeVia } from '../helpers/revocation.js';
+import { issuerHeaders, registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { registerNotary, validRequest } from '../helpers/ron.js';
 
 /**
@@ -133,5 +133,35 @@ describe('in-process caches', () => {
     expect((await read(appA)).status).toBe('clean'); // cached
     await dbB.knex('receipts').where({ id: receiptId }).update({ revoked_at: new Date() });
     await within(1_000, async () => (await read(appA)).status === 'revoked');
+  });
+
+  it('a seal or a revocation drops only the cached receipts it changed', async () => {
+    const { read, receiptId } = await issuedThroughA('cache-g');
+    await appB.services.anchoring.sealAll();
+    expect((await read(appA)).anchor.status).toBe('ANCHORED'); // cached on A, anchored
+    const other = await issuedThroughA('cache-g2');
+    const issuerPem = ed25519Pem();
+    await registerIssuer(reposB, issuerPem, 'cache-g2', 'escrow-g');
+    await within(1_000, async () => (await other.read(appA)).anchor.status === 'PENDING');
+    // changed by hand with triggers off: only a dropped cache entry can show this
+    await dbB.knex.transaction(async (trx) => {
+      await trx.raw('set local session_replication_role = replica');
+      await trx('receipts').where({ id: receiptId }).update({ revoked_at: new Date() });
+    });
+    await appB.services.anchoring.sealAll();
+    const revoked = await appB.inject({
+      method: 'POST',
+      url: `/api/v1/receipt/${other.receiptId}/revoke`,
+      headers: {
+        'x-api-key': other.token,
+        ...issuerHeaders(issuerPem, other.receiptId, 'escrow-g'),
+      },
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    await within(1_000, async () => {
+      const view = await other.read(appA);
+      return view.anchor.status === 'ANCHORED' && view.revocation.status === 'REVOKED';
+    });
+    expect((await read(appA)).status).toBe('clean'); // kept through both changes
   });
 });

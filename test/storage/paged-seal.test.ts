@@ -10,6 +10,8 @@ import { mth, refLeafHash } from '../helpers/merkle-reference.js';
 /**
  * A seal larger than one page (4,096 entries) is still one checkpoint: the pages are appended in
  * one transaction, each on the nodes of the one before, and the root is RFC 9162's over all.
+ * The pages are read and hashed before that transaction, and written only if no other seal
+ * committed meanwhile.
  */
 const ORIGIN = 'test.example/paged';
 let ctx: TestContext;
@@ -96,4 +98,25 @@ describe('a seal of more than one page', () => {
     const latest = await ctx.repos.log.latestCheckpoint();
     expect(Buffer.from(latest!.rootHash)).toEqual(Buffer.from(mth(entries.map(refLeafHash))));
   }, 120_000);
+
+  it('a seal overtaken by another between its reading and its writing writes nothing, then starts again', async () => {
+    await addPending(10);
+    const log = ctx.repos.log;
+    let overtaken = false;
+    const racing = Object.create(log) as typeof log;
+    // another replica's seal commits after this one read the queue, before it takes the lock
+    racing.withSealLock = async (fn) => {
+      if (!overtaken) {
+        overtaken = true;
+        expect(await service.sealOnce(4)).toEqual({ sealed: 4, treeSize: 14_004 });
+      }
+      return log.withSealLock(fn);
+    };
+    const key = new Uint8Array(Buffer.from(signer.publicJwk.x, 'base64url'));
+    const late = new AnchorService(racing, noteSignerOf(signer, ORIGIN), ORIGIN, async () => [key]);
+    expect(await late.sealOnce()).toEqual({ sealed: 6, treeSize: 14_010 });
+    const latest = await ctx.repos.log.latestCheckpoint();
+    expect(Buffer.from(latest!.rootHash)).toEqual(Buffer.from(mth(entries.map(refLeafHash))));
+    expect(await ctx.repos.log.pendingCount()).toBe(0);
+  }, 60_000);
 });

@@ -65,4 +65,19 @@ describe('RowCache', () => {
     }
     expect(row.loads).toBe(2);
   });
+
+  it('drops only the entries a narrower change made stale, and everything on a plain one', async () => {
+    const cache = new RowCache<string>(db.changes, 'receipts', 10, (detail, key) => key === detail);
+    const a = counted('a');
+    const b = counted('b');
+    await cache.through('a', a.load);
+    await cache.through('b', b.load);
+    db.changes.announce('receipts', 'a');
+    await cache.through('a', a.load);
+    await cache.through('b', b.load);
+    expect([a.loads, b.loads]).toEqual([2, 1]);
+    db.changes.announce('receipts');
+    await cache.through('b', b.load);
+    expect(b.loads).toBe(2);
+  });
 });

@@ -21,6 +21,7 @@ import * as m019 from './019_receipt_pdfs.js';
 import * as m020 from './020_checkpoint_timestamps.js';
 import * as m021 from './021_change_notify_schema.js';
 import * as m022 from './022_deployment_gates.js';
+import * as m023 from './023_receipt_state_detail.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '020_checkpoint_timestamps': m020,
   '021_change_notify_schema': m021,
   '022_deployment_gates': m022,
+  '023_receipt_state_detail': m023,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
