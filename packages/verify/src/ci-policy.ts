@@ -84,7 +84,11 @@ export function ciPolicyFailures(receipt: Record<string, unknown>, policy: CiPol
 /** The verdict under the policy: an authentic receipt that misses a condition is exit 3. */
 export function withCiPolicy(verdict: Verdict, policy: CiPolicy): Verdict {
   if (!hasCiPolicy(policy) || !verdict.authentic || !verdict.receipt) return verdict;
-  const failures = ciPolicyFailures(verdict.receipt, policy);
+  return withPolicyFailures(verdict, ciPolicyFailures(verdict.receipt, policy));
+}
+
+/** `verdict` with the policy's outcome: met, or rejected (exit 3) naming every failure. */
+export function withPolicyFailures(verdict: Verdict, failures: string[]): Verdict {
   if (failures.length === 0) return { ...verdict, policy: { met: true, failures } };
   return {
     ...verdict,

@@ -1,5 +1,4 @@
-import type { CiPolicy } from '../ci-policy.js';
-import { hasCiPolicy } from '../ci-policy.js';
+import { hasCiPolicy, withPolicyFailures, type CiPolicy } from '../ci-policy.js';
 import type { Verdict } from '../verdict.js';
 import type { AttestationFacts } from './statement.js';
 
@@ -39,13 +38,5 @@ export function attestationPolicyFailures(facts: AttestationFacts, policy: CiPol
 /** The verdict under the policy: an authentic attestation that misses a condition is exit 3. */
 export function withAttestationPolicy(verdict: Verdict, policy: CiPolicy): Verdict {
   if (!hasCiPolicy(policy) || !verdict.authentic || !verdict.attestation) return verdict;
-  const failures = attestationPolicyFailures(verdict.attestation, policy);
-  if (failures.length === 0) return { ...verdict, policy: { met: true, failures } };
-  return {
-    ...verdict,
-    verdict: 'rejected',
-    exitCode: 3,
-    summary: `AUTHENTIC, CI POLICY NOT MET: ${failures.join('; ')}`,
-    policy: { met: false, failures },
-  };
+  return withPolicyFailures(verdict, attestationPolicyFailures(verdict.attestation, policy));
 }
