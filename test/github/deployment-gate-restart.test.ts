@@ -1,3 +1,4 @@
+import { sleep, until as untilWithin } from '../helpers/until.js';
 import { randomBytes } from 'node:crypto';
 import nock from 'nock';
 import pino from 'pino';
@@ -62,15 +63,7 @@ afterAll(() => {
   nock.enableNetConnect();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(50);
-  }
-}
+const until = (check: () => boolean | Promise<boolean>) => untilWithin(check, 10_000);
 
 async function gateState(db: Database): Promise<string | undefined> {
   const row = (await db

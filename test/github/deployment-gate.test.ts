@@ -1,3 +1,4 @@
+import { sleep, until } from '../helpers/until.js';
 import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
@@ -52,16 +53,6 @@ function rulePayload(
     installation: { id: suite.installationId, node_id: 'MDIzOkludGVncmF0aW9u' },
     sender: repo.owner,
   };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await sleep(50);
-  }
 }
 
 async function gateRow(repo: ReturnType<typeof repository>) {
