@@ -71,6 +71,22 @@ function factsOf(predicate: Json): AttestationFacts | undefined {
   };
 }
 
+/** What is wrong with a decoded payload as a Statement v1 with a VSA v1 predicate, if anything. */
+function statementProblem(
+  statement: Record<string, unknown> | undefined,
+  facts: AttestationFacts | undefined,
+): string | undefined {
+  if (!statement) return 'the DSSE payload is not a JSON object';
+  if (statement._type !== STATEMENT_TYPE)
+    return `_type is ${JSON.stringify(statement._type)}, not ${STATEMENT_TYPE}`;
+  if (statement.predicateType !== VSA_PREDICATE_TYPE)
+    return `predicateType is ${JSON.stringify(statement.predicateType)}, not ${VSA_PREDICATE_TYPE}`;
+  if (!facts) return 'the predicate states no verificationResult PASSED or FAILED';
+  if (!facts.receiptHash)
+    return 'the predicate names no receipt (inputAttestations[0].digest.sha256)';
+  return undefined;
+}
+
 /** The statement step: JSON, Statement v1, the VSA v1 predicate, a known result. */
 export function statementStep(payload: Uint8Array): {
   step: Step;
@@ -78,50 +94,13 @@ export function statementStep(payload: Uint8Array): {
   subject?: unknown;
 } {
   const statement = decodePayload(payload);
-  if (!statement)
-    return { step: step('statement', 'FAIL', 'the DSSE payload is not a JSON object') };
-  if (statement._type !== STATEMENT_TYPE)
-    return {
-      step: step(
-        'statement',
-        'FAIL',
-        `_type is ${JSON.stringify(statement._type)}, not ${STATEMENT_TYPE}`,
-      ),
-    };
-  if (statement.predicateType !== VSA_PREDICATE_TYPE)
-    return {
-      step: step(
-        'statement',
-        'FAIL',
-        `predicateType is ${JSON.stringify(statement.predicateType)}, not ${VSA_PREDICATE_TYPE}`,
-      ),
-    };
-  const facts = factsOf(record(statement.predicate) ?? {});
-  if (!facts)
-    return {
-      step: step(
-        'statement',
-        'FAIL',
-        'the predicate states no verificationResult PASSED or FAILED',
-      ),
-    };
-  if (!facts.receiptHash)
-    return {
-      step: step(
-        'statement',
-        'FAIL',
-        'the predicate names no receipt (inputAttestations[0].digest.sha256)',
-      ),
-    };
-  return {
-    step: step(
-      'statement',
-      'PASS',
-      `in-toto Statement v1 with a SLSA VSA v1 predicate about receipt ${facts.receiptHash}`,
-    ),
-    facts,
-    subject: statement.subject,
-  };
+  const isVsa =
+    statement?._type === STATEMENT_TYPE && statement.predicateType === VSA_PREDICATE_TYPE;
+  const facts = isVsa ? factsOf(record(statement.predicate) ?? {}) : undefined;
+  const problem = statementProblem(statement, facts);
+  if (problem || !facts) return { step: step('statement', 'FAIL', problem ?? '') };
+  const about = `in-toto Statement v1 with a SLSA VSA v1 predicate about receipt ${facts.receiptHash}`;
+  return { step: step('statement', 'PASS', about), facts, subject: statement?.subject };
 }
 
 /** `resourceUri` and the subject's digest name the same commit (CI) or document (RON). */
