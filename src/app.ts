@@ -103,10 +103,10 @@ function runSealer(app: FastifyInstance, config: Config): void {
   app.addHook('onClose', () => sealer.stop());
 }
 
-/** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+/** Fastify itself: logging, body and time limits, request ids, proxies, framework errors. */
+function fastifyOf(options: AppOptions) {
   const { config } = options;
-  const app = Fastify({
+  return Fastify({
     logger: options.logger === undefined ? loggerOptions(config) : withRedaction(options.logger),
     bodyLimit: config.bodyLimitBytes,
     // A body trickled one byte at a time cannot hold a connection: the whole request
@@ -133,6 +133,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // a URL the router cannot even decode: still our ErrorResponse, never Fastify's raw body
     frameworkErrors: malformedUrlHandler,
   }).withTypeProvider<ZodTypeProvider>();
+}
+
+/** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = fastifyOf(options);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {

@@ -17,6 +17,7 @@ import { ReceiptService } from './receipts/service.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
 import { loadScreeningLists } from './files/screening-lists.js';
+import type { ScreeningLists } from './screening/lists.js';
 import { PdfSigner } from './pdf/sign/index.js';
 import { timekeepingOf, type Timestamping } from './timestamping/index.js';
 
@@ -72,16 +73,7 @@ export async function createServices(
   );
   const keyTrust = keyTrustSource(stores.signingKeys, signer, config.signing.trustedKids);
   const keyRing = new KeyRingSource(async () => (await keyTrust()).trusted);
-  const witnessing =
-    config.witnesses.list.length > 0
-      ? new Witnessing({
-          witnesses: config.witnesses.list,
-          quorum: config.witnesses.quorum,
-          timeoutMs: config.witnesses.timeoutMs,
-          store: stores.log,
-          proof: (from, to) => consistencyProof(from, to, stores.log.nodeStore()),
-        })
-      : undefined;
+  const witnessing = witnessingOf(config, stores);
   const time = timekeepingOf(config, stores.checkpointTimestamps);
   const anchoring = new AnchorService(
     stores.log,
@@ -91,16 +83,7 @@ export async function createServices(
     witnessing,
     time.timekeeping,
   );
-  const issuer = new ReceiptIssuer({
-    receipts: stores.receipts,
-    notaries: stores.notaries,
-    tenantPolicies: stores.tenantPolicies,
-    tokenUses: stores.tokenUses,
-    screening,
-    signer,
-    trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],
-    ...(options.onIssued ? { onIssued: options.onIssued } : {}),
-  });
+  const issuer = issuerOf(config, stores, screening, signer, options);
   const receipts = new ReceiptService({
     stores,
     issuer,
@@ -129,6 +112,38 @@ export async function createServices(
     pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
     timestamping: time.timestamping,
   };
+}
+
+/** The witnesses asked to cosign each checkpoint, when `WITNESSES` names any. */
+function witnessingOf(config: Config, stores: Repositories): Witnessing | undefined {
+  if (config.witnesses.list.length === 0) return undefined;
+  return new Witnessing({
+    witnesses: config.witnesses.list,
+    quorum: config.witnesses.quorum,
+    timeoutMs: config.witnesses.timeoutMs,
+    store: stores.log,
+    proof: (from, to) => consistencyProof(from, to, stores.log.nodeStore()),
+  });
+}
+
+/** Issuance: the checks' stores and lists, the receipt signer and the trusted CI events. */
+function issuerOf(
+  config: Config,
+  stores: Repositories,
+  screening: ScreeningLists,
+  signer: Signer | undefined,
+  options: ServiceOptions,
+): ReceiptIssuer {
+  return new ReceiptIssuer({
+    receipts: stores.receipts,
+    notaries: stores.notaries,
+    tenantPolicies: stores.tenantPolicies,
+    tokenUses: stores.tokenUses,
+    screening,
+    signer,
+    trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],
+    ...(options.onIssued ? { onIssued: options.onIssued } : {}),
+  });
 }
 
 /**
