@@ -1,0 +1,168 @@
+import type { AnchorService, InclusionEvidence } from '../anchoring/anchor-service.js';
+import type { AnchorState } from '../contract/common.js';
+import { isServiceError, ServiceError } from '../errors.js';
+import { attestationOf, type SigstoreBundle } from './attestation.js';
+import { buildBundle, type ReceiptBundleOf } from './bundle.js';
+import { ReceiptError, receiptHashNotFound } from './errors.js';
+import {
+  integrityFailureOf,
+  receiptIntegrityFailed,
+  type IntegrityFailureReporter,
+  type ReceiptUse,
+} from './intact.js';
+import type { KeyRingSource } from './keyring.js';
+import { pdfSignerEndorsement } from './pdf-signer.js';
+import type { ReceiptLinks, ReceiptRecord, ReceiptStores } from './ports.js';
+import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
+import { anchorStateOf } from './record-state.js';
+import type { Signer } from './signer.js';
+
+/** What the evidence about a stored receipt is made from. */
+export interface EvidenceDeps {
+  stores: ReceiptStores;
+  keyRing: KeyRingSource;
+  anchoring: AnchorService;
+  publicUrl: string | undefined;
+  /** Where a receipt's JSON and PDF are served, quoted in CI answers. */
+  links: ReceiptLinks;
+  /** Signs public status statements; undefined when SIGNING_DISABLED. */
+  signer?: Signer | undefined;
+  /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
+  onIntegrityFailure?: IntegrityFailureReporter;
+  now?: () => Date;
+}
+
+/** The tenant's receipt; another tenant's is a 404 like a missing one. */
+export type FindReceipt = (tenant: string, receiptId: string) => Promise<ReceiptRecord>;
+
+/**
+ * What the service signs or publishes about a stored receipt: its bundle, attestation, public
+ * status, anchor state and tlog proof. Each vouches for the stored row, so each refuses a row
+ * that no longer verifies.
+ */
+export class ReceiptEvidence {
+  constructor(
+    private readonly deps: EvidenceDeps,
+    private readonly find: FindReceipt,
+  ) {}
+
+  /**
+   * Refuses a stored receipt that later verification would not accept (hash, row, signature):
+   * whatever the service signs or publishes about a receipt vouches for the stored row, so a
+   * row edited behind the service's back gets nothing signed over it.
+   */
+  async assertIntact(record: ReceiptRecord, use: ReceiptUse): Promise<ReceiptRecord> {
+    const ring = await this.deps.keyRing.current();
+    const failure = integrityFailureOf(record, ring, this.deps.signer !== undefined);
+    if (!failure) return record;
+    this.deps.onIntegrityFailure?.({ ...failure, use });
+    throw receiptIntegrityFailed({ ...failure, use });
+  }
+
+  /** The receipt as a Sigstore bundle with a DSSE-signed in-toto SLSA VSA (signed now). */
+  async attestation(tenant: string, receiptId: string): Promise<SigstoreBundle> {
+    const { signer } = this.deps;
+    if (!signer) {
+      throw new ServiceError(
+        'signing_disabled',
+        'attestations need a signing key (SIGNING_DISABLED)',
+      );
+    }
+    const record = await this.assertIntact(await this.find(tenant, receiptId), 'attestation');
+    const base = this.deps.publicUrl ?? 'urn:verification-receipt-service';
+    const { json, absolute } = this.deps.links.receipt(record.id);
+    return attestationOf(record, signer, base, absolute ? json : `${base}${json}`);
+  }
+
+  /** The bundle of a stored receipt, refused when the receipt no longer verifies. */
+  async bundleOf(record: ReceiptRecord, use: ReceiptUse = 'bundle'): Promise<ReceiptBundleOf> {
+    await this.assertIntact(record, use);
+    const kid = record.receipt.receiptSignature?.kid;
+    const ring = await this.deps.keyRing.current();
+    const key = ring.publicJwks.find((k) => k.kid === kid);
+    const { anchoring } = this.deps;
+    const inclusion = await anchoring.inclusion(record.anchor);
+    const vkey = anchoring.verifierKey;
+    const log =
+      inclusion && vkey
+        ? { origin: anchoring.origin, noteVerifierKey: vkey, inclusion }
+        : undefined;
+    return buildBundle(record, key, log);
+  }
+
+  /**
+   * The bundle a PDF receipt carries: its bundle with the receipt key's endorsement of the
+   * certificate (`sha256:<hex>`) the PDF is signed with.
+   */
+  async pdfBundleOf(record: ReceiptRecord, certificate: string): Promise<ReceiptBundleOf> {
+    const bundle = await this.bundleOf(record, 'pdf');
+    const { signer } = this.deps;
+    return signer ? { ...bundle, pdfSigner: pdfSignerEndorsement(certificate, signer) } : bundle;
+  }
+
+  /**
+   * The receipt's inclusion as a c2sp.org/tlog-proof file. A receipt outside every signed
+   * checkpoint has no proof yet: 409, as for anchoring it.
+   */
+  async tlogProof(tenant: string, receiptId: string): Promise<string> {
+    const record = await this.find(tenant, receiptId);
+    if (!record.hasProofArtifact) throw proofArtifactRequired();
+    const proof = await this.deps.anchoring.tlogProof(record.anchor);
+    if (proof === undefined) {
+      throw new ReceiptError(
+        'proof_artifact_required_for_anchor',
+        'the receipt is not in a signed checkpoint yet (anchor status PENDING): retry after the next seal',
+        { details: { anchorStatus: 'PENDING' } },
+      );
+    }
+    return proof;
+  }
+
+  /**
+   * The signed public status of any tenant's receipt with that hash, with the latest checkpoint
+   * and, when `fromTreeSize` is a published size, a consistency proof from it (so a holder of
+   * an older bundle can check the log only grew).
+   */
+  async publicStatus(receiptHash: string, fromTreeSize?: number): Promise<PublicStatus> {
+    const record = await this.deps.stores.receipts.findByHash(receiptHash);
+    if (!record) throw receiptHashNotFound();
+    await this.assertIntact(record, 'status');
+    const now = (this.deps.now ?? (() => new Date()))();
+    const status = signedStatus(statusStatementOf(record, now), this.deps.signer);
+    const checkpoint = await this.deps.anchoring
+      .checkpoint()
+      .catch(unlessCode('checkpoint_not_found'));
+    if (!checkpoint) return status;
+    const consistency =
+      fromTreeSize !== undefined && fromTreeSize >= 1 && fromTreeSize <= checkpoint.treeSize
+        ? await this.deps.anchoring
+            .consistency(fromTreeSize, checkpoint.treeSize)
+            .catch(unlessCode('checkpoint_not_found'))
+        : undefined;
+    return { ...status, log: { checkpoint, ...(consistency ? { consistency } : {}) } };
+  }
+
+  /** The anchor state with, once anchored, the inclusion proof; 409 without a proof artifact. */
+  async anchor(
+    tenant: string,
+    receiptId: string,
+  ): Promise<AnchorState & Partial<InclusionEvidence>> {
+    const record = await this.find(tenant, receiptId);
+    if (!record.hasProofArtifact) throw proofArtifactRequired();
+    return { ...anchorStateOf(record), ...(await this.deps.anchoring.inclusion(record.anchor)) };
+  }
+}
+
+const proofArtifactRequired = (): ReceiptError =>
+  new ReceiptError(
+    'proof_artifact_required_for_anchor',
+    'this receipt has no proof artifact (the request sent no doc.pdfBase64), so it cannot be anchored',
+  );
+
+/** A catch handler: undefined for a ServiceError with `code`, anything else rethrown. */
+function unlessCode(code: string) {
+  return (err: unknown): undefined => {
+    if (isServiceError(err) && err.code === code) return undefined;
+    throw err;
+  };
+}
