@@ -181,6 +181,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** The process's environment as it is, for a caller that hands it on (the CLI's demo server). */
+export function processEnvironment(): Record<string, string | undefined> {
+  return process.env;
+}
+
 /**
  * Loads `ENV_FILE` (default `./.env`, where the /probot setup writes the app's credentials) into
  * `env` when the file exists: variables already set win over the file. Returns the file loaded.
