@@ -73,6 +73,21 @@ export default tseslint.config(
     files: ['src/cli/**'],
     rules: forbid(HTTP),
   },
+  // src/config.ts is the only reader of the environment; everything else receives a Config.
+  {
+    files: ['src/**'],
+    ignores: ['src/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'src/config.ts is the only reader of process.env: receive a Config instead',
+        },
+      ],
+    },
+  },
   // The relying party's verifier runs in browsers too, installs on its own and shares no code
   // with the issuing side: only its command line (src/cli) may use Node built-ins.
   {

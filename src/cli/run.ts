@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, processEnvironment, type Config } from '../config.js';
 import { DataDirLockedError } from '../storage/data-dir-lock.js';
 import { issuerCommands, signRevocationCommand } from './commands/issuers.js';
 import { anchorRunCommand } from './commands/anchor.js';
@@ -130,7 +130,7 @@ function groupAnswer(io: CliIo, group: string, help: boolean): number {
 export async function runCli(
   argv: string[],
   io: CliIo,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnvironment(),
   services?: Services,
 ): Promise<number> {
   if (argv[0] === '--version' || argv[0] === '-v') {

@@ -55,6 +55,17 @@ describe('the layout import rules are enforced by lint', () => {
     }
   });
 
+  it('the domain may not import the modules of src/config/ either', async () => {
+    for (const line of [
+      "import { ConfigError } from '../config/error.js';",
+      "import { EnvSchema } from '../config/env-schema.js';",
+    ]) {
+      expect(await violations('src/receipts/example.ts', line), line).toContain(
+        'no-restricted-imports',
+      );
+    }
+  });
+
   it('the GitHub App may not import src/http', async () => {
     const line = "import { ApiError } from '../http/api-error.js';";
     expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
@@ -83,5 +94,42 @@ describe('the layout import rules are enforced by lint', () => {
   it('the domain may import its own modules and the contract', async () => {
     const line = "import type { Decision } from '../contract/common.js';";
     expect(await violations('src/receipts/example.ts', line)).toEqual([]);
+  });
+});
+
+describe('src/config.ts is the only reader of process.env', () => {
+  /** The rule ids `source` gets when it sits in `file` (a path inside src/). */
+  async function rulesOf(file: string, source: string): Promise<string[]> {
+    const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+    return (result?.messages ?? []).map((m) => m.ruleId ?? 'fatal');
+  }
+  const reads = [
+    'export const port = process.env.PORT;',
+    "export const port = process['env'].PORT;",
+    'const { env } = process;\nexport const port = env.PORT;',
+  ];
+
+  it('src/config.ts may read it', async () => {
+    for (const source of reads) {
+      expect(await rulesOf('src/config.ts', source), source).not.toContain(
+        'no-restricted-properties',
+      );
+    }
+  });
+
+  it('no other file of src/ may, src/config/ included', async () => {
+    for (const file of [
+      'src/config/derived.ts',
+      'src/config/env-schema.ts',
+      'src/cli/run.ts',
+      'src/server.ts',
+      'src/receipts/example.ts',
+    ]) {
+      for (const source of reads) {
+        expect(await rulesOf(file, source), `${file}: ${source}`).toContain(
+          'no-restricted-properties',
+        );
+      }
+    }
   });
 });
