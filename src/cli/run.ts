@@ -160,9 +160,9 @@ export async function runCli(
       resolved.name,
     );
   }
-  const config = services?.config ?? configFor(env, help);
-  const ctx = { ...io, config, env, args: resolved.args, help, init };
   try {
+    const config = services?.config ?? configFor(env, help);
+    const ctx = { ...io, config, env, args: resolved.args, help, init };
     await resolved.command({ ...ctx, ...(services ? { services } : {}) });
     if (writesStore(resolved.name, resolved.args) && !OPENS_STORE.includes(resolved.name)) {
       const line = `store: ${describeStore(config.store, services !== undefined)}`;

@@ -78,6 +78,21 @@ describe('CLI usage errors', () => {
     expect(errLines(res.err)[0]).toBe('error: --init: receipts seal create opens no store');
   });
 
+  it('a configuration the service would refuse: the variable, what to do, exit 3, no stack', async () => {
+    const res = await runCaptured(['keys', 'list'], {
+      DATA_DIR: path.join(tempDir(), 'data'),
+      WORKERS: '3',
+    });
+    expect(res.code).toBe(3);
+    expect(res.out).toBe('');
+    const lines = errLines(res.err);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^error: .*WORKERS/);
+    expect(lines[1]).toBe(
+      'fix the variable (docs/configuration.md lists every one and its default)',
+    );
+  });
+
   it('a flag without its value says so', async () => {
     const res = await cli('seal', 'create', '--notary-id');
     expect(errLines(res.err)[0]).toBe('error: --notary-id needs a value');
