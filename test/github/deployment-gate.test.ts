@@ -415,7 +415,8 @@ describe('deployment gate', () => {
     nockGate(repo, POLICY, false);
     await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
     expect(await gateRow(repo)).toMatchObject({ state: 'pending' });
-    const answers = nockCallback(repo);
+    const checks: CheckRun[] = [];
+    const answers = nockCallback(repo, 204, checks);
     await issue(repo, commit);
     // two more replicas on the same store, racing the app's own sweeper
     const deps = gateDeps();
@@ -424,9 +425,11 @@ describe('deployment gate', () => {
       log: silentLog,
     };
     await Promise.all([sweepGates(deps, replica), sweepGates(deps, replica)]);
-    await until(async () => (await gateRow(repo))?.state === 'approved');
+    // the check run follows the answer: the test ends once it is written, so none strays
+    await until(async () => (await gateRow(repo))?.state === 'approved' && checks.length > 0);
     await sleep(400);
     expect(answers).toHaveLength(1);
+    expect(checks).toHaveLength(1);
   });
 
   it('a malformed policy: rejected with the parse error', async () => {
