@@ -313,6 +313,26 @@ describe('deployment gate', () => {
       rulePayload(repo, commit, { deploymentId: 2 }),
     );
     expect(again[0]).toMatchObject({ state: 'approved' });
+
+    // two decisions, a page each: the cursor and the Link to the next page keep the repository
+    const headers = { 'x-api-key': await suite.ctx.apiKey(['read'], suite.tenant) };
+    const name = encodeURIComponent(repo.full_name);
+    const first = await suite.ctx.app.inject({
+      url: `/api/v1/deployments?repository=${name}&limit=1`,
+      headers,
+    });
+    const cursor = String(first.headers['x-next-cursor']);
+    expect(first.json()).toHaveLength(1);
+    expect(first.headers.link).toBe(
+      `</api/v1/deployments?repository=${name}&limit=1&cursor=${cursor}>; rel="next"`,
+    );
+    const url = /^<([^>]+)>/.exec(String(first.headers.link))![1]!;
+    const second = await suite.ctx.app.inject({ url, headers });
+    expect(second.json<DeploymentDecision[]>().map((d) => d.id)).not.toContain(
+      first.json<DeploymentDecision[]>()[0]!.id,
+    );
+    expect(second.json()).toHaveLength(1);
+    expect(second.headers['x-next-cursor']).toBeUndefined();
   });
 
   it('a BLOCK receipt: rejected, naming the decision', async () => {

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEPLOYMENT_DECISION_EXAMPLE, DeploymentDecision } from '../../contract/deployments.js';
 import type { DeploymentGate } from '../../receipts/ports.js';
+import { API_PREFIX } from '../../contract/links.js';
+import { linkNextPage } from '../next-page.js';
 import { principalOf } from '../plugins/auth.js';
 import { errorResponses } from '../schemas/responses.js';
 
@@ -70,15 +72,11 @@ export default async function deploymentRoutes(fastify: FastifyInstance) {
         limit,
         cursor,
       );
-      if (page.nextCursor) {
-        reply.header('x-next-cursor', page.nextCursor);
-        const next = new URLSearchParams({
-          repository,
-          limit: String(limit),
-          cursor: page.nextCursor,
-        });
-        reply.header('link', `</api/v1/deployments?${next.toString()}>; rel="next"`);
-      }
+      linkNextPage(reply, `${API_PREFIX}/deployments`, {
+        repository,
+        limit,
+        cursor: page.nextCursor,
+      });
       return page.items.map(decisionOf);
     },
   });

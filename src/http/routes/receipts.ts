@@ -8,6 +8,8 @@ import {
   VerificationRequest,
   VerificationResponse,
 } from '../../contract/verification.js';
+import { API_PREFIX } from '../../contract/links.js';
+import { linkNextPage } from '../next-page.js';
 import { principalOf } from '../plugins/auth.js';
 import { ListQuery, ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
@@ -112,15 +114,7 @@ function listRoute(fastify: FastifyInstance): void {
         cursor,
         filters,
       );
-      if (page.nextCursor) {
-        reply.header('x-next-cursor', page.nextCursor);
-        const next = new URLSearchParams({ limit: String(limit), cursor: page.nextCursor });
-        for (const [name, value] of Object.entries(filters)) {
-          if (value !== undefined)
-            next.set(name, value instanceof Date ? value.toISOString() : value);
-        }
-        reply.header('link', `</api/v1/receipts?${next.toString()}>; rel="next"`);
-      }
+      linkNextPage(reply, `${API_PREFIX}/receipts`, { limit, cursor: page.nextCursor, ...filters });
       return page.items.map(listItemOf);
     },
   });
