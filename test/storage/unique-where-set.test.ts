@@ -12,10 +12,13 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
+/** This store's index only: other test files' schemas have the same names and drop them meanwhile. */
 const indexDefinition = async (name: string): Promise<string> => {
-  const rows = (await ctx.db.knex('pg_indexes').where({ indexname: name }).select('indexdef')) as {
-    indexdef: string;
-  }[];
+  const rows = (await ctx.db
+    .knex('pg_indexes')
+    .where({ indexname: name })
+    .whereRaw('schemaname = current_schema()')
+    .select('indexdef')) as { indexdef: string }[];
   return rows.map((r) => r.indexdef).join('\n');
 };
 
