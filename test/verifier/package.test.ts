@@ -14,6 +14,7 @@ const fixtures = path.join(root, 'packages/verify/test/fixtures');
 const work = tempDir('verify-pack-');
 const app = path.join(work, 'app');
 const bin = path.join(app, 'node_modules/.bin/receipt-verify');
+let tarball = '';
 
 /** What the verifier may pull in: its own dependencies and theirs, nothing of the service. */
 const ALLOWED = [
@@ -36,6 +37,7 @@ beforeAll(() => {
     cwd: path.join(root, 'packages/verify'),
     encoding: 'utf8',
   }).trim();
+  tarball = path.join(work, packed);
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, 'package.json'), '{"name":"relying-party","private":true}\n');
   execFileSync(
@@ -56,6 +58,18 @@ function run(...args: string[]) {
 }
 
 describe('the packed verifier, installed on its own', () => {
+  it('ships its licence, its changelog and its README beside the code', () => {
+    const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(listed).toEqual(
+      expect.arrayContaining(['package/LICENSE', 'package/CHANGELOG.md', 'package/README.md']),
+    );
+    const licence = fs.readFileSync(
+      path.join(app, 'node_modules/@verification-receipts/verify/LICENSE'),
+      'utf8',
+    );
+    expect(licence).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+  });
+
   it('installs only what verification needs: no service dependency', () => {
     const lock = JSON.parse(
       fs.readFileSync(path.join(app, 'node_modules/.package-lock.json'), 'utf8'),
