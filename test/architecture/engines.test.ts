@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 // the Node running the suite, must satisfy every range in the lockfile.
 interface LockPackage {
   engines?: { node?: string } | string[];
+  hasInstallScript?: boolean;
 }
 
 const root = new URL('../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
   engines: { node: string };
+  allowScripts?: Record<string, boolean>;
 };
 const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
   packages: Record<string, LockPackage>;
@@ -50,5 +52,17 @@ describe('supported Node versions', () => {
   it('every locked package accepts the Node running the suite', () => {
     expect(semver.satisfies(process.version, manifest.engines.node)).toBe(true);
     expect(offenders(process.version)).toEqual([]);
+  });
+});
+
+// npm 11 warns on every install about a dependency whose install script `allowScripts` does not
+// cover (and npm 12 skips the script): each one in the lockfile is reviewed and listed by name.
+describe('dependency install scripts', () => {
+  it('every locked package with an install script is approved in allowScripts', () => {
+    const unreviewed = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.hasInstallScript === true)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''))
+      .filter((name) => manifest.allowScripts?.[name] !== true);
+    expect(unreviewed).toEqual([]);
   });
 });
