@@ -52,9 +52,13 @@ describe('docs/sample-receipt.pdf', () => {
 
   it("the README's command for it verifies it as the README says", async () => {
     const readme = fs.readFileSync(at('README.md'), 'utf8');
-    const command = /`npx receipts (verify docs\/sample-receipt\.pdf [^`]+)`/.exec(readme)?.[1];
+    const command = /`npx @verification-receipts\/verify (docs\/sample-receipt\.pdf [^`]+)`/.exec(
+      readme,
+    )?.[1];
     expect(command).toBeDefined();
-    const args = (command ?? '').split(' ').map((a) => (a.startsWith('docs/') ? at(a) : a));
+    const args = ['verify', ...(command ?? '').split(' ')].map((a) =>
+      a.startsWith('docs/') ? at(a) : a,
+    );
     const res = await runCaptured(args);
     expect(res.code, res.err).toBe(0);
     expect(res.out.split('\n').at(-1)).toMatch(/^VERIFIED: authentic, decision ALLOW/);

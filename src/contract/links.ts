@@ -19,6 +19,26 @@ export function policyPath(profile: string): string {
   return `${POLICIES_PATH}/${encodeURIComponent(profile)}`;
 }
 
+/** The relying party's verifier on npm. Scoped on purpose: the unscoped `receipts` is not ours. */
+export const VERIFIER_PACKAGE = '@verification-receipts/verify';
+
+/**
+ * The command that checks a receipt file, pinned to the issuing service: online (its keys, log and
+ * the receipt's current status), or to a saved copy of its keys. Every public text that tells
+ * someone how to verify (the PDF, the /verify page, the check run, the OpenAPI document) prints
+ * this one; a verifier run without a trust root refuses, so none is ever shown without one.
+ */
+export function verifyCommand(
+  file: string,
+  serviceUrl: string,
+  pin: 'online' | 'jwks' = 'online',
+): string {
+  const root = pin === 'online' ? `--online ${serviceUrl}` : '--jwks jwks.json';
+  const saved =
+    pin === 'jwks' ? `  # jwks.json: a saved copy of ${serviceUrl}/.well-known/jwks.json` : '';
+  return `npx ${VERIFIER_PACKAGE} ${file} ${root}${saved}`;
+}
+
 export function absoluteUrl(publicUrl: string | undefined, path: string): string {
   return publicUrl ? `${publicUrl}${path}` : path;
 }

@@ -1,5 +1,5 @@
 import type { CiVerificationResponse } from '../contract/ci.js';
-import { absoluteUrl, receiptPath, verifyPagePath } from '../contract/links.js';
+import { absoluteUrl, receiptPath, verifyCommand, verifyPagePath } from '../contract/links.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
 
 /** What a completed check run shows: conclusion, title and a Markdown summary. */
@@ -37,7 +37,8 @@ function withoutKey(publicUrl: string | undefined, receipt: ReceiptRecord['recei
   const kid = receipt.receiptSignature?.kid ?? 'unsigned';
   const offline = [
     `Verify offline: the receipt bundle (\`GET ${receiptPath(receipt.receiptId)}/bundle\`, or the`,
-    `PDF, which carries it) with \`npx receipts verify FILE\`; receipt hash \`${receipt.receiptHash}\`,`,
+    `PDF, which carries it) with \`${verifyCommand('FILE', publicUrl ?? '<PUBLIC_URL>')}\`;`,
+    `receipt hash \`${receipt.receiptHash}\`,`,
     `signed by kid \`${kid}\` (Ed25519, RFC 8785 canonical form).`,
   ].join(' ');
   if (!publicUrl) return ['', offline];

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { BUNDLE_ATTACHMENT_NAME } from '@verification-receipts/verify';
+import { verifyCommand } from '../contract/links.js';
 import type { ReceiptView } from '../receipts/types.js';
 import { drawCheckSummary, drawChecks, drawPlainReasons, drawReasons } from './checks.js';
 import { COLOR, type Doc, FONT, PAGE } from './layout.js';
@@ -55,21 +56,23 @@ export async function renderReceiptPdf(
   drawAnchor(doc, view);
   drawCommands(doc, view);
   drawFooters(doc, view.receipt.receiptId);
-  attachBundle(doc, view.bundle, generatedAt);
+  attachBundle(doc, view, generatedAt);
   doc.end();
   return done;
 }
 
 /**
  * The bundle as a PDF embedded file (`receipt-bundle.json`, listed by pdfdetach and qpdf): the PDF
- * alone is enough for `receipts verify` and the /verify page.
+ * alone is enough for the verifier package and the /verify page.
  */
-function attachBundle(doc: Doc, bundle: unknown, generatedAt: Date): void {
+function attachBundle(doc: Doc, view: ReceiptView, generatedAt: Date): void {
+  const { bundle } = view;
   if (bundle === undefined) return;
+  const command = verifyCommand(`receipt-${view.receipt.receiptId}.pdf`, view.serviceUrl);
   doc.file(Buffer.from(`${JSON.stringify(bundle, null, 2)}\n`, 'utf8'), {
     name: BUNDLE_ATTACHMENT_NAME,
     type: 'application/json',
-    description: 'Receipt bundle: verify with `npx receipts verify` or at /verify',
+    description: `Receipt bundle: verify with ${command} or at ${view.verifyUrl}`,
     creationDate: generatedAt,
     modifiedDate: generatedAt,
   });

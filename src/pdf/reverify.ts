@@ -1,4 +1,5 @@
 // How to check the receipt again: the verify page's QR code and the independent verifier's commands.
+import { verifyCommand } from '../contract/links.js';
 import type { ReceiptView } from '../receipts/types.js';
 import {
   COLOR,
@@ -14,18 +15,6 @@ import { printable } from './text.js';
 import { drawQr } from './qr.js';
 
 const isAbsolute = (url: string): boolean => /^https?:\/\//i.test(url);
-
-/** The relying party's verifier, pinned to the service: online, or to a saved copy of its keys. */
-export function verifyCommand(
-  file: string,
-  serviceUrl: string,
-  pin: 'online' | 'jwks' = 'online',
-): string {
-  const root = pin === 'online' ? `--online ${serviceUrl}` : '--jwks jwks.json';
-  const saved =
-    pin === 'jwks' ? `  # jwks.json: a saved copy of ${serviceUrl}/.well-known/jwks.json` : '';
-  return `npx @verification-receipts/verify ${file} ${root}${saved}`;
-}
 
 /** Shell command for later verification; a relative URL is prefixed with $BASE_URL. */
 export function curlCommand(verifyUrl: string): string {

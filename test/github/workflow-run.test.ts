@@ -90,7 +90,7 @@ describe('workflow_run.completed', () => {
     );
     expect(summary).toContain(`[public status](${PUBLIC_URL}/status/${hash})`);
     expect(summary).toContain(`[signing keys](${PUBLIC_URL}/.well-known/jwks.json)`);
-    expect(summary).toContain('`npx receipts verify FILE`');
+    expect(summary).toContain(`\`npx @verification-receipts/verify FILE --online ${PUBLIC_URL}\``);
     expect(summary).toContain(`kid \`${record?.receipt.receiptSignature?.kid}\``);
     expect(summary).toContain('policy profile `ci-provenance-v1`');
     expect(summary).toContain(payload.workflow_run.html_url);

@@ -199,6 +199,9 @@ describe('the PDF carries its bundle', () => {
     await doc.destroy();
     const attached = Object.values(attachments).find((a) => a.filename === 'receipt-bundle.json');
     expect(attached).toBeDefined();
+    expect((attached as { description?: string } | undefined)?.description).toContain(
+      `verify with npx @verification-receipts/verify receipt-${id}.pdf --online http`,
+    );
     const bundle = JSON.parse(Buffer.from(attached?.content ?? []).toString('utf8'));
     const served = await ctx.app.inject({
       url: `/api/v1/receipt/${id}/bundle`,

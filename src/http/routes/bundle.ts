@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ReceiptBundle } from '../../contract/bundle.js';
+import { verifyCommand } from '../../contract/links.js';
 import { BUNDLE_MEDIA_TYPE } from '@verification-receipts/verify';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
@@ -15,7 +16,9 @@ export default async function bundleRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['receipts'],
       summary: 'The receipt bundle: everything needed to verify the receipt offline',
-      description: `Media type ${BUNDLE_MEDIA_TYPE}. Verify it with \`npx receipts verify FILE\` or at /verify.`,
+      description:
+        `Media type ${BUNDLE_MEDIA_TYPE}. Verify it with ` +
+        `\`${verifyCommand('FILE', '<PUBLIC_URL>')}\` or at /verify.`,
       security: [{ apiKey: [] }],
       params: ReceiptIdParams,
       response: { 200: ReceiptBundle, ...errorResponses(400, 401, 403, 404, 429, 503) },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
+import { escapeHtml } from '../html.js';
 
 /**
  * GET /: what this service is and where to go, for a person in a browser (HTML) or a program
@@ -60,8 +61,6 @@ export function landingLines(config: Config, url: string): string[] {
 const DESCRIPTION =
   'Issues Ed25519-signed, canonical receipts of verification checks (ALLOW, FLAG or BLOCK), ' +
   'keeps them in an append-only Merkle log, and lets anyone check a receipt without an account.';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(config: Config): string {
   const links = serviceLinks(config)

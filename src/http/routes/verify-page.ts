@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { verifyCommand } from '../../contract/links.js';
 import { pemOf } from '../../pdf/sign/index.js';
 import { ApiError } from '../api-error.js';
+import { escapeHtml } from '../html.js';
 
 /** Where `npm run build` puts the page (scripts/build-verify-page.mjs); same from src and dist. */
 const PUBLIC_DIR = new URL('../../../dist/public/', import.meta.url);
@@ -58,10 +60,14 @@ export default async function verifyPageRoutes(app: FastifyInstance) {
     };
     // JSON inside a non-executed <script> block: '<' escaped so no '</script>' can close it
     const trust = JSON.stringify(root).replaceAll('<', '\\u003c');
+    const command = escapeHtml(verifyCommand('FILE', app.settings.serviceUrl));
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(html.replace('__TRUST_ROOT__', () => trust)); // a function: no `$&` patterns in the JSON
+      .send(
+        // functions: no `$&` patterns from the JSON or the URL
+        html.replace('__TRUST_ROOT__', () => trust).replace('__VERIFY_COMMAND__', () => command),
+      );
   });
 
   for (const [name, [body, type]] of Object.entries(assets)) {

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { VERIFIER_PACKAGE, verifyCommand } from '../../src/contract/links.js';
+
+/**
+ * Every public text that tells someone how to check a receipt names the scoped verifier package
+ * with a trust root. Outside a clone the unscoped `receipts` on npm is somebody else's package,
+ * and a verifier run with no trust root refuses, so either mistake leaves the reader stuck or,
+ * worse, running a stranger's code. The texts: the /verify page, the PDF (its sources and the
+ * committed sample), the check-run summary, the OpenAPI descriptions, the action, the docs and
+ * the READMEs. A README line about working inside a clone may name the service's own command.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+const PUBLIC =
+  /^(src\/(verify-page|pdf|github|http|contract)\/|action\/|docs\/|packages\/verify\/README\.md$|README\.md$)/;
+const TEXT = /\.(ts|html|md|ya?ml|json)$/;
+
+function publicFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => PUBLIC.test(file) && (TEXT.test(file) || file === 'docs/sample-receipt.pdf'));
+}
+
+/** `npx receipts verify`, or the scoped command given a file but no trust root. */
+export function wrongCommands(text: string): string[] {
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/npx receipts verify/.test(line) && !/\bclone\b/.test(line)) found.push(line.trim());
+    const scoped = line.indexOf(`npx ${VERIFIER_PACKAGE} `);
+    if (scoped < 0) continue;
+    const rest = line.slice(scoped + `npx ${VERIFIER_PACKAGE} `.length);
+    const argument = /^[^\s`'"]/.test(rest);
+    const rooted = /--(online|jwks|key|log-policy)\b/.test(rest);
+    if (argument && !rooted && !/--help\b/.test(rest)) found.push(line.trim());
+  }
+  return found;
+}
+
+describe('the verify command in public texts', () => {
+  it('the one generator pins a trust root', () => {
+    expect(verifyCommand('FILE', 'https://r.example')).toBe(
+      'npx @verification-receipts/verify FILE --online https://r.example',
+    );
+    expect(wrongCommands(verifyCommand('FILE', 'https://r.example', 'jwks'))).toEqual([]);
+  });
+
+  it('finds the wrong forms it looks for', () => {
+    expect(wrongCommands('run `npx receipts verify FILE`')).toHaveLength(1);
+    expect(wrongCommands('run `npx @verification-receipts/verify FILE` now')).toHaveLength(1);
+    expect(wrongCommands('`npx @verification-receipts/verify FILE --jwks k.json`')).toEqual([]);
+    expect(wrongCommands('the package (`npx @verification-receipts/verify`)')).toEqual([]);
+  });
+
+  it('no page, PDF, check run, OpenAPI text, action or document names another form', () => {
+    const offenders = publicFiles().flatMap((file) =>
+      wrongCommands(readFileSync(path.join(root, file), 'latin1')).map((l) => `${file}: ${l}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
