@@ -31,6 +31,13 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
     example:
       'receipts seal create --notary-id N-1 --state TX --doc-hash sha256:$(sha256sum deed.pdf | cut -c1-64) --key-file notary.pem',
   },
+  'policy check': {
+    usage: 'policy check [FILE]',
+    summary:
+      "Validates a repository's .github/receipts.yml offline, as the GitHub App reads it, and says what each gated environment accepts (no store).",
+    flags: {},
+    example: 'receipts policy check .github/receipts.yml',
+  },
   'anchor run': {
     usage: 'anchor run',
     summary:

@@ -9,6 +9,7 @@ import { logInfoCommand, logVerifyCommand } from './commands/log.js';
 import { sealCreateCommand } from './commands/seal.js';
 import { initCommand, migrateCommand } from './commands/migrate.js';
 import { notaryCommands } from './commands/notaries.js';
+import { policyCheckCommand } from './commands/policy.js';
 import { signingKeyCommands } from './commands/signing-keys.js';
 import { tenantCommands } from './commands/tenants.js';
 import { main as verifyCommand } from '@verification-receipts/verify/cli';
@@ -26,6 +27,7 @@ const GROUPS: Record<string, Record<string, Command>> = {
   log: { info: logInfoCommand },
   seal: { create: sealCreateCommand },
   notaries: notaryCommands,
+  policy: { check: policyCheckCommand },
   'signing-keys': signingKeyCommands,
   tenants: tenantCommands,
 };

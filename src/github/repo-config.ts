@@ -54,7 +54,7 @@ export async function readRepoConfig(
   return { ok: false, message: `${REPO_CONFIG_PATH} is invalid: ${issues.join('; ')}` };
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+export function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     return `unknown key ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
   }
