@@ -63,9 +63,15 @@ function offerManifestSetup(app: FastifyInstance, config: Config): void {
   }
   const token = registerManifestSetup(app, { config });
   const base = config.publicUrl ?? `http://localhost:${config.port}`;
+  const local = config.publicUrl
+    ? `http://localhost:${config.port}/probot?setup=${token}`
+    : undefined;
   app.log.info(
-    { setup: `${base}/probot?setup=${token}` },
-    'GitHub App not configured: open the setup link to register it from app.yml (credentials go to .env)',
+    { setup: `${base}/probot?setup=${token}`, ...(local ? { beforeDnsWorks: local } : {}) },
+    `GitHub App not configured: open the setup link to register it from app.yml (credentials go to ${config.githubSetup.envFile})` +
+      (local
+        ? '; until PUBLIC_URL resolves here, open beforeDnsWorks (GitHub still gets PUBLIC_URL)'
+        : ''),
   );
 }
 

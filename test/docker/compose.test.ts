@@ -50,7 +50,7 @@ describe('compose.yaml', () => {
     }
     expect(db.image).toMatch(/^postgres:\d+-/); // a pinned major
     expect(db.volumes).toEqual(['db-data:/var/lib/postgresql/data']);
-    expect(Object.keys(compose.volumes)).toEqual(['db-data']);
+    expect(Object.keys(compose.volumes)).toEqual(['db-data', 'receipts-data']);
   });
 
   it('requires PUBLIC_URL and keeps every secret in a file, none in the environment', () => {
@@ -69,6 +69,18 @@ describe('compose.yaml', () => {
       expect(secret.file).toMatch(/^\.\/secrets\//);
     }
     expect(fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8')).toMatch(/^\/secrets\/$/m);
+  });
+
+  it("keeps the GitHub App's credentials where the service user can write: its data volume", () => {
+    expect(receipts.volumes).toEqual(['receipts-data:/data']);
+    const envFile = receipts.environment?.ENV_FILE ?? '';
+    expect(envFile).toMatch(/^\/data\/[^/]+$/);
+    // the image makes /data its uid 1000's (the user it runs as), and a new named volume
+    // takes the ownership of the image's folder
+    const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/chown 1000:1000 \/data/);
+    expect(dockerfile).toMatch(/^USER 1000:1000$/m);
+    expect(loadConfig({ ENV_FILE: envFile }).githubSetup.envFile).toBe(envFile);
   });
 
   it('the service reads the variables compose sets: DATABASE_URL_FILE names its store', () => {

@@ -61,6 +61,12 @@ async function setupPage() {
 describe('GitHub App setup (manifest flow)', () => {
   it('logs a one-time setup link; without its token /probot is 403', async () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    // where the credentials go, and the same path on localhost for before PUBLIC_URL resolves
+    const logged = lines.find((l) => typeof l.setup === 'string');
+    expect(logged?.msg).toContain(`credentials go to ${envFile}`);
+    expect(logged?.beforeDnsWorks).toMatch(
+      new RegExp(`^http://localhost:\\d+/probot\\?setup=${token}$`),
+    );
     for (const url of ['/probot', '/probot?setup=nope']) {
       const res = await app.inject({ url });
       expect(res.statusCode).toBe(403);
