@@ -58,8 +58,10 @@ export class ChangeFeed {
     this.live = kind === 'embedded';
   }
 
-  onChange(fn: Listener): void {
+  /** Calls `fn` with every change; the returned function stops it. */
+  onChange(fn: Listener): () => void {
     this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 
   announce(table: CachedTable | '*', detail?: string): void {
