@@ -138,3 +138,25 @@ describe('Prefer: wait shares the seal notices', () => {
     }
   });
 });
+
+describe('the seal notices of the change feed', () => {
+  it('come for a seal, a change to positions and a reconnect, not for one receipt', () => {
+    const heard: number[] = [];
+    let n = 0;
+    const stop = app.repos.sealNotices.subscribe(() => heard.push(n));
+    const announce = (table: Parameters<Database['changes']['announce']>[0], detail?: string) => {
+      n += 1;
+      db.changes.announce(table, detail);
+    };
+    announce('receipts', 'sealed'); // 1: a seal
+    announce('receipts'); // 2: positions rewritten or deleted
+    announce('*'); // 3: the listener reconnected, changes may have been missed
+    announce('receipts', '00000000-0000-4000-8000-000000000000'); // a revocation
+    announce('api_keys');
+    expect(heard).toEqual([1, 2, 3]);
+    stop();
+    announce('receipts', 'sealed');
+    expect(heard).toEqual([1, 2, 3]);
+    expect(app.repos.sealNotices.live).toBe(db.changes.live);
+  });
+});
