@@ -33,8 +33,8 @@ interface EmbeddedNotifier {
 
 /**
  * Tells the in-process caches when cached rows change, and the waiting `Prefer: wait` answers
- * when a seal commits (seal-notices.ts). Changes made through this process are
- * announced at once (`announce`); triggers `pg_notify` every change on the cached tables
+ * when a seal commits (seal-notices.ts). Changes made through this process are announced at
+ * once (`announce`); triggers `pg_notify` every change on the cached tables
  * (migrations 006, 013 and 018), so a key revoked, a notary changed or a receipt revoked or sealed
  * by the CLI or another replica clears the caches within the notification's delivery time
  * (PostgreSQL: a LISTEN connection of its own; embedded: PGlite's in-process notifications,

@@ -159,7 +159,10 @@ export class ReceiptRepository implements ReceiptStore {
     return rows.map(toRecord);
   }
 
-  /** One statement whatever the number of ids (`log_entries.receipt_id` is unique, migration 003). */
+  /**
+   * One statement whatever the number of ids (`log_entries.receipt_id` is unique, migration 003);
+   * the ids named are spelled as asked (a uuid reads back in lower case).
+   */
   async sealedAmong(receiptIds: readonly string[]): Promise<ReadonlySet<string>> {
     const ids = receiptIds.filter((id) => UUID.test(id));
     if (ids.length === 0) return new Set();
@@ -167,7 +170,8 @@ export class ReceiptRepository implements ReceiptStore {
       .join('log_leaves as ll', 'll.seq', 'l.seq')
       .select('l.receipt_id')
       .whereRaw('l.receipt_id = any(?::uuid[])', [ids])) as { receipt_id: string }[];
-    return new Set(rows.map((r) => r.receipt_id));
+    const sealed = new Set(rows.map((r) => r.receipt_id.toLowerCase()));
+    return new Set(ids.filter((id) => sealed.has(id.toLowerCase())));
   }
 
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */

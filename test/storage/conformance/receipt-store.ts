@@ -209,11 +209,17 @@ export const receiptStoreContract: Contract = (stores) => {
       ...asked,
       waiting.receiptId,
       placed[0]!.receiptId, // asked twice: named once
+      elsewhere.receiptId.toUpperCase(), // spelled otherwise: named as asked
       'not-a-uuid',
       '00000000-0000-4000-8000-000000000000',
     ]);
     // any tenant's: the waiters read their own receipt again, under their tenant, once named
-    expect(sealed).toEqual(new Set([...placed, elsewhere].map((r) => r.receiptId)));
+    expect(sealed).toEqual(
+      new Set([
+        ...[...placed, elsewhere].map((r) => r.receiptId),
+        elsewhere.receiptId.toUpperCase(),
+      ]),
+    );
     expect(await stores().receipts.sealedAmong([])).toEqual(new Set());
   });
 };
