@@ -139,6 +139,30 @@ describe('Prefer: wait shares the seal notices', () => {
   });
 });
 
+describe.runIf(isPostgres())('Prefer: wait when the LISTEN connection drops', () => {
+  it('a seal whose notice was lost still ends the waits, with a few shared reads', async () => {
+    const ids = await issue(30);
+    const listener = (db.changes as unknown as { client?: { processID?: number } }).client;
+    expect(listener?.processID).toEqual(expect.any(Number));
+    reset();
+    const answers = Promise.all(ids.map((id) => wait(id, 8_000)));
+    await until(() => app.services.logWaiters.size === 30 && sent.finds >= 30, 5_000);
+    const killer = await openDatabase(store, { migrate: false });
+    try {
+      await killer.knex.raw('select pg_terminate_backend(?)', [listener!.processID]);
+    } finally {
+      await killer.close();
+    }
+    await until(() => !db.changes.live, 5_000);
+    expect(await sealElsewhere()).toBeGreaterThanOrEqual(30); // its NOTIFY reaches no one here
+    const done = await answers;
+    for (const answer of done) expect(answer.logEntry).toBeDefined();
+    expect(sent.finds).toBe(60);
+    expect(sent.probes).toBeLessThanOrEqual(6);
+    await until(() => db.changes.live, 5_000); // listening again
+  });
+});
+
 describe('the seal notices of the change feed', () => {
   it('come for a seal, a change to positions and a reconnect, not for one receipt', () => {
     const heard: number[] = [];
