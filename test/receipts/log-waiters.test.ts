@@ -139,18 +139,23 @@ describe('LogWaiters', () => {
     const started = Date.now();
     expect(await f.wait('r0', 300)).toBe('pending');
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('while notices may be missed, one probe per interval for all waiters; none while live', async () => {
     const f = fixture(100);
-    const all = ids(100).map((id) => f.wait(id, 3_000));
+    const all = ids(100).map((id) => f.wait(id, 10_000));
     await sleep(350);
     expect(f.probes).toHaveLength(0); // live: the notices say when to look
     f.notices.live = false;
-    await sleep(550);
-    expect(f.probes.length).toBeGreaterThanOrEqual(3);
-    expect(f.probes.length).toBeLessThanOrEqual(7);
+    const started = Date.now();
+    while (f.probes.length < 3) {
+      expect(Date.now() - started).toBeLessThan(2_500);
+      await sleep(10);
+    }
+    // one probe per interval at most, whatever the number of waiters
+    expect(f.probes.length).toBeLessThanOrEqual(Math.floor((Date.now() - started) / 100) + 1);
+    expect(new Set(f.probes[0])).toEqual(new Set(ids(100)));
     expect(f.totalLooks()).toBe(100); // probes found nothing: nobody looked again
     for (const id of ids(100)) f.sealed.add(id); // a seal whose notice was lost
     expect(await Promise.all(all)).toEqual(ids(100).map(() => 'sealed'));
