@@ -9,6 +9,7 @@ import { DEFAULT_TRUSTED_EVENTS } from './receipts/checks/ci.js';
 import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import type { IntegrityFailureReporter } from './receipts/intact.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
+import { LogWaiters } from './receipts/log-waiters.js';
 import { loadKeySource } from './files/signing-key-file.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
@@ -38,6 +39,8 @@ export interface Services {
   keyRing: KeyRingSource;
   anchoring: AnchorService;
   receipts: ReceiptService;
+  /** `Prefer: wait` answers, woken by the store's seal notices (one listener for all). */
+  logWaiters: LogWaiters;
   /** Adds the active signing key to the ring in the store; says whether it was rotated out. */
   registerSigner(): Promise<{ retired: boolean } | undefined>;
   /** Signs PDF receipts (PAdES); its certificate is published. */
@@ -108,6 +111,12 @@ export async function createServices(
     keyRing,
     anchoring,
     receipts,
+    logWaiters: new LogWaiters({
+      sealed: {
+        notices: stores.sealNotices,
+        probe: (ids) => stores.receipts.sealedAmong(ids),
+      },
+    }),
     registerSigner,
     pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
     timestamping: time.timestamping,

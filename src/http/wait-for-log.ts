@@ -19,11 +19,11 @@ export async function waitForLog(
 ): Promise<{ record: ReceiptRecord; logEntry?: BundleLogEntryOf; wait: number } | undefined> {
   const wait = preferredWait(request.headers.prefer);
   if (wait === undefined) return undefined;
-  const { receipts } = app.services;
+  const { receipts, logWaiters } = app.services;
   const first = await receipts.get(tenant, receiptId);
   if (!first.hasProofArtifact) return undefined;
   reply.header('preference-applied', `wait=${wait}`);
-  return { ...(await awaitLogEntry(receipts, tenant, receiptId, wait * 1000)), wait };
+  return { ...(await awaitLogEntry(receipts, logWaiters, tenant, receiptId, wait * 1000)), wait };
 }
 
 /** The anchor note of an answer whose wait ran out: why there is no proof, and where to ask. */

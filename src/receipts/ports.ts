@@ -78,6 +78,11 @@ export interface ReceiptStore {
    * at most `limit`: what a deployment gate weighs (it decides which of them count).
    */
   findCiForCommit(repository: string, headSha: string, limit: number): Promise<ReceiptRecord[]>;
+  /**
+   * Those of these receipts (any tenant's) whose log entry has a position in the log: one read
+   * for all of them, however many (what waiters woken by one seal ask together, log-waiters.ts).
+   */
+  sealedAmong(receiptIds: readonly string[]): Promise<ReadonlySet<string>>;
   /** Newest first, keyset-paged: no duplicates or gaps across inserts; filters combine (and). */
   list(
     tenant: string,
@@ -192,6 +197,20 @@ export interface DefaultBranchSource {
 export interface ReceiptLinks {
   /** Relative paths until PUBLIC_URL is known (`absolute` false). */
   receipt(id: string): { json: string; pdf: string; absolute: boolean };
+}
+
+/**
+ * News of seals: entries of the log got positions, by this process or by any other on the same
+ * store (another replica, the CLI). What `Prefer: wait` answers are woken by (log-waiters.ts).
+ */
+export interface SealNotices {
+  /**
+   * Calls `fn` after each seal commits, and whenever one may have gone unnoticed (the listener
+   * reconnected); the returned function stops the calls.
+   */
+  subscribe(fn: () => void): () => void;
+  /** False while a seal may go unnoticed (the listener is down): waiters then look on their own. */
+  readonly live: boolean;
 }
 
 /** Every store of the receipt domain. */

@@ -32,8 +32,9 @@ interface EmbeddedNotifier {
 }
 
 /**
- * Tells the in-process caches when cached rows change. Changes made through this process are
- * announced at once (`announce`); triggers `pg_notify` every change on the cached tables
+ * Tells the in-process caches when cached rows change, and the waiting `Prefer: wait` answers
+ * when a seal commits (seal-notices.ts). Changes made through this process are announced at
+ * once (`announce`); triggers `pg_notify` every change on the cached tables
  * (migrations 006, 013 and 018), so a key revoked, a notary changed or a receipt revoked or sealed
  * by the CLI or another replica clears the caches within the notification's delivery time
  * (PostgreSQL: a LISTEN connection of its own; embedded: PGlite's in-process notifications,
@@ -58,8 +59,10 @@ export class ChangeFeed {
     this.live = kind === 'embedded';
   }
 
-  onChange(fn: Listener): void {
+  /** Calls `fn` with every change; the returned function stops it. */
+  onChange(fn: Listener): () => void {
     this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 
   announce(table: CachedTable | '*', detail?: string): void {

@@ -9,6 +9,7 @@ import type {
   ReceiptStore,
   DeploymentGateStore,
   RevocationStore,
+  SealNotices,
   SigningKeyStore,
   TenantPolicyStore,
   TokenUseStore,
@@ -92,4 +93,6 @@ export interface Repositories {
   checkpointTimestamps: TimestampStore;
   /** Deployments the GitHub App gates, pending and decided (`src/github/deployment-gate.ts`). */
   deploymentGates: DeploymentGateStore;
+  /** Seals by any process on this store, as they commit (`Prefer: wait`, log-waiters.ts). */
+  sealNotices: SealNotices;
 }

@@ -56,6 +56,9 @@ function batchRow(input: NewReceipt) {
   };
 }
 
+/** What a receipt id (a uuid column) can be; anything else names no receipt. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Largest number of receipts written by one statement (group commit); see ISSUE_BATCH_MAX. */
 export const DEFAULT_INSERT_BATCH = 128;
 /** Receipts kept in process for reads by id (RECEIPT_CACHE_MAX). */
@@ -154,6 +157,21 @@ export class ReceiptRepository implements ReceiptStore {
       ])
       .limit(limit)) as ReceiptRow[];
     return rows.map(toRecord);
+  }
+
+  /**
+   * One statement whatever the number of ids (`log_entries.receipt_id` is unique, migration 003);
+   * the ids named are spelled as asked (a uuid reads back in lower case).
+   */
+  async sealedAmong(receiptIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const ids = receiptIds.filter((id) => UUID.test(id));
+    if (ids.length === 0) return new Set();
+    const rows = (await this.knex('log_entries as l')
+      .join('log_leaves as ll', 'll.seq', 'l.seq')
+      .select('l.receipt_id')
+      .whereRaw('l.receipt_id = any(?::uuid[])', [ids])) as { receipt_id: string }[];
+    const sealed = new Set(rows.map((r) => r.receipt_id.toLowerCase()));
+    return new Set(ids.filter((id) => sealed.has(id.toLowerCase())));
   }
 
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */

@@ -9,6 +9,7 @@ import { NotaryRepository } from './notaries.js';
 import { ReceiptPdfRepository } from './receipt-pdfs.js';
 import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
+import { FeedSealNotices } from './seal-notices.js';
 import { SigningKeyRepository } from './signing-keys.js';
 import { TenantPolicyRepository } from './tenant-policies.js';
 import { TokenUseRepository } from './token-uses.js';
@@ -43,5 +44,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     receiptPdfs: new ReceiptPdfRepository(db.knex),
     checkpointTimestamps: new CheckpointTimestampRepository(db.knex),
     deploymentGates: new DeploymentGateRepository(db.knex),
+    sealNotices: new FeedSealNotices(db.changes),
   };
 }

@@ -23,7 +23,7 @@ async function queue(stores: Repositories, count: number): Promise<Buffer[]> {
 const hashOf = (level: number, index: number) => new Uint8Array(32).fill(level * 16 + index + 1);
 
 /** Appends `pending` at `firstIndex` with one level-0 node per leaf, and a checkpoint. */
-async function seal(stores: Repositories, limit: number): Promise<PendingEntry[]> {
+export async function seal(stores: Repositories, limit: number): Promise<PendingEntry[]> {
   return stores.log.withSealLock(async (tx) => {
     const size = (await tx.latestCheckpoint())?.treeSize ?? 0;
     const pending = await tx.pending(limit);

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { Repositories } from '../../../src/storage/repositories.js';
 import type { Contract } from './harness.js';
 import { unique } from './harness.js';
+import { seal } from './log-store.js';
 import { logEntryOf, newReceipt, storedReceipt } from './receipt-fixtures.js';
 
 /** `count` receipts of one tenant, one second apart from `start`, oldest first. */
@@ -186,5 +187,39 @@ export const receiptStoreContract: Contract = (stores) => {
     expect(await ids({ createdBefore: before })).toEqual([feb.receiptId, jan.receiptId]);
     expect(await ids({ createdAfter: after, createdBefore: before })).toEqual([feb.receiptId]);
     expect(await ids({ createdAfter: after, decision: 'ALLOW' })).toEqual([]);
+  });
+
+  it('names, in one read, those of a set of receipts that a seal placed in the log', async () => {
+    const tenant = unique('tenant');
+    const other = unique('tenant');
+    const placed = [storedReceipt(), storedReceipt()];
+    for (const receipt of placed) {
+      await stores().receipts.insert(newReceipt(tenant, receipt, { proof: true }));
+    }
+    const elsewhere = storedReceipt();
+    await stores().receipts.insert(newReceipt(other, elsewhere, { proof: true }));
+    const noProof = storedReceipt();
+    await stores().receipts.insert(newReceipt(tenant, noProof));
+    const asked = [...placed, elsewhere, noProof].map((r) => r.receiptId);
+    expect(await stores().receipts.sealedAmong(asked)).toEqual(new Set());
+    await seal(stores(), 10_000);
+    const waiting = storedReceipt();
+    await stores().receipts.insert(newReceipt(tenant, waiting, { proof: true }));
+    const sealed = await stores().receipts.sealedAmong([
+      ...asked,
+      waiting.receiptId,
+      placed[0]!.receiptId, // asked twice: named once
+      elsewhere.receiptId.toUpperCase(), // spelled otherwise: named as asked
+      'not-a-uuid',
+      '00000000-0000-4000-8000-000000000000',
+    ]);
+    // any tenant's: the waiters read their own receipt again, under their tenant, once named
+    expect(sealed).toEqual(
+      new Set([
+        ...[...placed, elsewhere].map((r) => r.receiptId),
+        elsewhere.receiptId.toUpperCase(),
+      ]),
+    );
+    expect(await stores().receipts.sealedAmong([])).toEqual(new Set());
   });
 };

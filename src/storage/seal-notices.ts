@@ -1,0 +1,25 @@
+import type { SealNotices } from '../receipts/ports.js';
+import type { ChangeFeed } from './change-feed.js';
+
+/**
+ * Seal notices from the change feed: a seal by this process announces `receipts:sealed` when it
+ * commits (LogRepository); one by another replica or the CLI arrives as the `log_leaves` trigger's
+ * NOTIFY (migration 023) on the feed's LISTEN connection (PostgreSQL) or through PGlite's
+ * in-process notifications (embedded). A change to the receipts without detail (a position
+ * rewritten or deleted) and the feed's reconnect (`*`: changes may have been missed) wake the
+ * waiters too; a single receipt's change (a revocation) does not place anything in the log.
+ */
+export class FeedSealNotices implements SealNotices {
+  constructor(private readonly feed: ChangeFeed) {}
+
+  get live(): boolean {
+    return this.feed.live;
+  }
+
+  subscribe(fn: () => void): () => void {
+    return this.feed.onChange((table, detail) => {
+      if (table === '*' || (table === 'receipts' && (detail === undefined || detail === 'sealed')))
+        fn();
+    });
+  }
+}
