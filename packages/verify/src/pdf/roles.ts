@@ -22,8 +22,9 @@ export function rolesOf(state: State, root: number): Roles {
     }
     return state.resolve(value);
   };
-  pages(state, catalog, mark);
+  // the form first: a signature field that is also a page's widget is named as the field
   form(state, catalog, mark);
+  pages(state, catalog, mark);
   attachments(state, catalog, mark);
   mark(state.trailer.get(PDFName.of('Info')), 'the document information');
   mark(catalog.get(PDFName.of('Metadata')), 'the XMP metadata');

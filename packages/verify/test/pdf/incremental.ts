@@ -1,0 +1,165 @@
+import { deflateSync } from 'node:zlib';
+
+/**
+ * Incremental updates written by hand (ISO 32000-1 7.5.6), with nothing from the verifier or the
+ * service: new objects, a cross-reference table listing them, and a trailer whose /Prev is the
+ * previous section, appended to a PDF. Objects are found in a PDF by their `N 0 obj` text (the
+ * last definition), as a person editing the file would.
+ */
+
+const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin1');
+
+/** The body of the last definition of object `num` (between `N 0 obj` and `endobj`). */
+export function objectBody(pdf: Uint8Array, num: number): string {
+  const text = latin1(pdf);
+  const matches = [
+    ...text.matchAll(new RegExp(`(?:^|\\n)${num} 0 obj\\s*([\\s\\S]*?)\\s*endobj`, 'g')),
+  ];
+  const last = matches.at(-1);
+  if (!last?.[1]) throw new Error(`no object ${num}`);
+  return last[1];
+}
+
+/** The number of the last object whose body matches `pattern`. */
+export function objectNumber(pdf: Uint8Array, pattern: RegExp): number {
+  const text = latin1(pdf);
+  const found = [...text.matchAll(/(?:^|\n)(\d+) 0 obj\s*([\s\S]*?)\s*endobj/g)].filter((m) =>
+    pattern.test(m[2] ?? ''),
+  );
+  const last = found.at(-1);
+  if (!last) throw new Error(`no object matching ${pattern}`);
+  return Number(last[1]);
+}
+
+/** The last trailer's /Root, /Size, /Info and the last startxref. */
+export function lastTrailer(pdf: Uint8Array): {
+  root: string;
+  size: number;
+  startxref: number;
+  info?: string;
+} {
+  const text = latin1(pdf);
+  const trailer = text.slice(text.lastIndexOf('trailer'));
+  const root = /\/Root (\d+ \d+ R)/.exec(trailer)?.[1];
+  const size = Number(/\/Size (\d+)/.exec(trailer)?.[1]);
+  const startxref = Number(
+    /startxref\s+(\d+)/.exec(text.slice(text.lastIndexOf('startxref')))?.[1],
+  );
+  const info = /\/Info (\d+ \d+ R)/.exec(trailer)?.[1];
+  if (!root || !size || !startxref) throw new Error('no trailer');
+  return { root, size, startxref, ...(info ? { info } : {}) };
+}
+
+export interface Update {
+  /** Object number to its new body (the text between `obj` and `endobj`). */
+  objects: Record<number, string | Uint8Array>;
+  /** Objects the update frees. */
+  free?: number[];
+  /** Leave out /Prev: a section that starts a new chain. */
+  noPrev?: boolean;
+}
+
+/** `pdf` with one incremental update appended. */
+export function appendRevision(pdf: Uint8Array, update: Update): Uint8Array {
+  const before = lastTrailer(pdf);
+  const parts: Buffer[] = [Buffer.from(pdf)];
+  let at = pdf.length;
+  const rows = new Map<number, string>();
+  for (const [key, body] of Object.entries(update.objects)) {
+    const num = Number(key);
+    const object = Buffer.concat([
+      Buffer.from(`${num} 0 obj\n`, 'latin1'),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : Buffer.from(body),
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
+    rows.set(num, `${String(at).padStart(10, '0')} 00000 n \n`);
+    parts.push(object);
+    at += object.length;
+  }
+  for (const num of update.free ?? []) rows.set(num, '0000000000 00001 f \n');
+  const nums = [...rows.keys()].sort((a, b) => a - b);
+  const size = Math.max(before.size, ...nums.map((n) => n + 1));
+  const table = nums.map((n) => `${n} 1\n${rows.get(n)}`).join('');
+  const prev = update.noPrev ? '' : ` /Prev ${before.startxref}`;
+  const info = before.info ? ` /Info ${before.info}` : '';
+  parts.push(
+    Buffer.from(
+      `xref\n${table}trailer\n<< /Size ${size} /Root ${before.root}${info}${prev} >>\nstartxref\n${at}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** A stream object's body with `data` Flate-compressed. */
+export function flateStream(dict: string, data: string | Uint8Array): Uint8Array {
+  const packed = deflateSync(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from(
+        `<< ${dict} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n`,
+        'latin1',
+      ),
+      packed,
+      Buffer.from('\nendstream', 'latin1'),
+    ]),
+  );
+}
+
+/** A stream object's body with `data` as it is. */
+export const rawStream = (dict: string, data: string): string =>
+  `<< ${dict} /Length ${Buffer.byteLength(data, 'latin1')} >>\nstream\n${data}\nendstream`;
+
+/** `body` with its entry `/key value` replaced or removed (a value of numbers, refs or arrays). */
+export function withEntry(body: string, key: string, value?: string): string {
+  const entry = new RegExp(`\\n?/${key}\\b[^/>]*?(?=\\n?/|\\n?>>)`);
+  const stripped = body.replace(entry, '');
+  if (value === undefined) return stripped;
+  return stripped.replace(/\n?>>\s*$/, `\n/${key} ${value}\n>>`);
+}
+
+/**
+ * `pdf` with one incremental update whose cross-reference section is a stream (7.5.8): /W [1 4 2]
+ * rows, Flate-compressed with the PNG Up predictor, as many writers make them.
+ */
+export function appendXrefStreamRevision(
+  pdf: Uint8Array,
+  objects: Record<number, string>,
+): Uint8Array {
+  const before = lastTrailer(pdf);
+  const parts: Buffer[] = [Buffer.from(pdf)];
+  let at = pdf.length;
+  const offsets = new Map<number, number>();
+  for (const [key, body] of Object.entries(objects)) {
+    const object = Buffer.from(`${key} 0 obj\n${body}\nendobj\n`, 'latin1');
+    offsets.set(Number(key), at);
+    parts.push(object);
+    at += object.length;
+  }
+  const self = Math.max(before.size, ...[...offsets.keys()].map((n) => n + 1));
+  offsets.set(self, at);
+  const nums = [...offsets.keys()].sort((a, b) => a - b);
+  const rows = nums.map((n) => {
+    const row = Buffer.alloc(7);
+    row[0] = 1;
+    row.writeUInt32BE(offsets.get(n) ?? 0, 1);
+    return row;
+  });
+  const predicted = rows.map((row, r) => {
+    const up = rows[r - 1] ?? Buffer.alloc(7);
+    return Buffer.concat([
+      Buffer.from([2]),
+      Buffer.from(row.map((b, i) => (b - (up[i] ?? 0)) & 0xff)),
+    ]);
+  });
+  const index = nums.map((n) => `${n} 1`).join(' ');
+  const dict =
+    `/Type /XRef /Size ${self + 1} /Root ${before.root} /Prev ${before.startxref} /W [1 4 2] ` +
+    `/Index [${index}] /DecodeParms << /Predictor 12 /Columns 7 >>`;
+  parts.push(
+    Buffer.from(`${self} 0 obj\n`, 'latin1'),
+    Buffer.from(flateStream(dict, Buffer.concat(predicted))),
+  );
+  parts.push(Buffer.from(`\nendobj\nstartxref\n${at}\n%%EOF\n`, 'latin1'));
+  return new Uint8Array(Buffer.concat(parts));
+}
