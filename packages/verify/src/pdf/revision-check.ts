@@ -1,7 +1,8 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString } from 'pdf-lib';
 import { referencedBy, reviewRevision, type Signed } from './changes.js';
-import { latin1, name, ObjectReader, Unreadable } from './objects.js';
+import { name, ObjectReader, Unreadable } from './objects.js';
 import { rolesOf } from './roles.js';
+import { unlistedObjects, unlistedSignature } from './unlisted.js';
 import { checkCms, type PdfSignature, type RawPdfSignature } from './signature.js';
 import { State } from './state.js';
 import { readRevisions, type Revision } from './xref.js';
@@ -15,14 +16,12 @@ import { readRevisions, type Revision } from './xref.js';
  * validator to add (./changes.ts). Anything else is `modified_after_signing`, naming the revision.
  */
 
-/** `/ByteRange` tokens in the raw file looked at (a receipt has one, each time-stamp one more). */
-const MAX_RAW_SIGNATURES = 64;
 /** Largest /Contents read (a signature with a chain and a time-stamp token is under 32 KiB). */
 const MAX_CONTENTS_BYTES = 64 * 1024;
 /** Violations named in one report. */
 const MAX_NAMED = 6;
 
-interface Found {
+export interface Found {
   revision: number;
   num: number;
   dict: PDFDict;
@@ -104,20 +103,6 @@ function signatureDictionaries(reader: ObjectReader, revisions: Revision[]): Fou
   return found;
 }
 
-/** A `/ByteRange` in the file's bytes that no listed signature dictionary holds. */
-function unlistedSignature(file: Uint8Array, found: Found[]): string | undefined {
-  const text = latin1(file);
-  let count = 0;
-  for (let at = text.indexOf('/ByteRange'); at >= 0; at = text.indexOf('/ByteRange', at + 1)) {
-    if (++count > MAX_RAW_SIGNATURES) return 'the PDF holds too many signature dictionaries';
-    const listed = found.some((f) => f.extent && f.extent.start <= at && at < f.extent.end);
-    if (!listed) {
-      return `the signature dictionary at byte ${at} is listed by no revision (the revisions were rewritten after signing)`;
-    }
-  }
-  return undefined;
-}
-
 function rawSignature(dict: PDFDict): RawPdfSignature | string {
   const range = dict.get(PDFName.of('ByteRange'));
   const contents = dict.get(PDFName.of('Contents'));
@@ -174,6 +159,7 @@ function reviewLater(
   for (const revision of revisions.slice(signedRevision.number)) {
     const cur = new State(reader, revisions, revision.number);
     const review = reviewRevision(prev, cur, revision, signed);
+    review.violations.push(...unlistedObjects(reader, revision, cur));
     const where = `revision ${revision.number} of ${total} (bytes ${revision.start}-${revision.end})`;
     if (review.violations.length > 0) violations.push(`${where} ${named(review.violations)}`);
     additions.push(...review.additions.map((a) => `revision ${revision.number} adds ${a}`));

@@ -30,6 +30,8 @@ export interface Revision {
   /** Its bytes: [start, end), up to and including its %%EOF line. */
   start: number;
   end: number;
+  /** Where its cross-reference section (table or stream) starts. */
+  xrefAt: number;
   /** The objects its cross-reference section lists (added, changed or freed). */
   entries: Map<number, Entry>;
   trailer: PDFDict;
@@ -73,7 +75,7 @@ export function readRevisions(reader: ObjectReader): Revision[] {
 function tile(oldestFirst: Section[], length: number): Revision[] {
   let start = 0;
   return oldestFirst.map((r, i) => {
-    const revision = { entries: r.entries, trailer: r.trailer, end: r.end, number: i + 1, start };
+    const revision = { ...r, number: i + 1, start };
     if (r.xrefAt < start || r.end <= start || r.end > length) {
       throw new Unreadable(`revision ${i + 1}'s cross-reference section lies inside revision ${i}`);
     }

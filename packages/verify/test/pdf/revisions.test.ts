@@ -139,6 +139,29 @@ describe('the PDF signature, judged on every revision', () => {
     expect(verdict.verdict).toBe('rejected');
   });
 
+  it('refuses a revision holding an object its section does not list (a scanning reader sees it)', async () => {
+    const block = fixtureBytes('receipt-block.pdf');
+    const fileNum = objectNumber(block, /\/Type \/EmbeddedFile/);
+    const object = Buffer.concat([
+      Buffer.from(`${fileNum} 0 obj\n`),
+      flateStream('/Type /EmbeddedFile', fixtureBytes('bundle.json')),
+      Buffer.from('\nendobj\n'),
+    ]);
+    const listed = appendRevision(block, { objects: {} });
+    const at = block.length;
+    const tail = Buffer.from(listed.subarray(at)).toString('latin1');
+    const moved = tail.replace(/startxref\n\d+/, `startxref\n${at + object.length}`);
+    const hidden = new Uint8Array(
+      Buffer.concat([Buffer.from(block), object, Buffer.from(moved, 'latin1')]),
+    );
+    const { bundle, step } = await pdfStep(hidden);
+    expect((bundle as { receipt: { decision: string } }).receipt.decision).toBe('ALLOW');
+    expect(step?.status).toBe('FAIL');
+    expect(step?.detail).toContain(
+      `revision 3 of 3 (bytes ${at}-${hidden.length}) holds object ${fileNum} at byte ${at}, which its cross-reference section does not list`,
+    );
+  });
+
   it('accepts a revision that only adds a DSS (its streams and the catalog entry)', async () => {
     const cert = Buffer.from('3082', 'hex').toString('latin1');
     const dss = appendRevision(receipt, {
