@@ -188,7 +188,7 @@ function thumbprint(x: string): string {
 
 /** The receipt's bundle re-signed by `key`, endorsing `certificate` (sha256:<hex>). */
 function resigned(
-  bundle: Record<string, any>,
+  bundle: { receipt: object; canonicalReceipt: string },
   key: KeyObject,
   publicX: string,
   certificate: string,
