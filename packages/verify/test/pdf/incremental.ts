@@ -55,8 +55,8 @@ export interface Update {
   objects: Record<number, string | Uint8Array>;
   /** Objects the update frees. */
   free?: number[];
-  /** Leave out /Prev: a section that starts a new chain. */
-  noPrev?: boolean;
+  /** Another /Root for the new trailer (`N 0 R`). */
+  root?: string;
 }
 
 /** `pdf` with one incremental update appended. */
@@ -80,11 +80,11 @@ export function appendRevision(pdf: Uint8Array, update: Update): Uint8Array {
   const nums = [...rows.keys()].sort((a, b) => a - b);
   const size = Math.max(before.size, ...nums.map((n) => n + 1));
   const table = nums.map((n) => `${n} 1\n${rows.get(n)}`).join('');
-  const prev = update.noPrev ? '' : ` /Prev ${before.startxref}`;
+  const prev = ` /Prev ${before.startxref}`;
   const info = before.info ? ` /Info ${before.info}` : '';
   parts.push(
     Buffer.from(
-      `xref\n${table}trailer\n<< /Size ${size} /Root ${before.root}${info}${prev} >>\nstartxref\n${at}\n%%EOF\n`,
+      `xref\n${table}trailer\n<< /Size ${size} /Root ${update.root ?? before.root}${info}${prev} >>\nstartxref\n${at}\n%%EOF\n`,
       'latin1',
     ),
   );

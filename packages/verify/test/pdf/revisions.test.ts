@@ -4,6 +4,7 @@ import { checkPdfRevisions } from '../../src/pdf/revision-check.js';
 import type { PdfSignature } from '../../src/pdf/signature.js';
 import { verifyBundle } from '../../src/verify.js';
 import { fixtureBytes, pinnedKeys } from '../helpers.js';
+import { pdf } from './build.js';
 import {
   appendRevision,
   appendXrefStreamRevision,
@@ -268,5 +269,44 @@ describe('the PDF signature, judged on every revision', () => {
       ok: false,
       reason: expect.stringContaining('more than 32 revisions'),
     });
+  });
+
+  it('refuses a signature whose unsigned gap reaches past its own /Contents', async () => {
+    const placeholder = `[0 ${'0'.repeat(10)} ${'0'.repeat(10)} ${'0'.repeat(10)}]`;
+    const build = (gapEnd: (text: string) => number) => {
+      const bytes = Buffer.from(
+        pdf([
+          '<< /Type /Catalog /Pages 2 0 R >>',
+          '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+          '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>',
+          `<< /Type /Sig /SubFilter /ETSI.CAdES.detached /ByteRange ${placeholder} /Contents <3000> >>`,
+          '<< /Note <41> >>',
+        ]),
+      );
+      const text = bytes.toString('latin1');
+      const a = text.indexOf('<3000>');
+      const b = gapEnd(text);
+      const range = [a, b, bytes.length - b].map((n) => String(n).padStart(10, '0')).join(' ');
+      bytes.write(`[0 ${range}]`, text.indexOf(placeholder), 'latin1');
+      return new Uint8Array(bytes);
+    };
+    const framed = await checkPdfRevisions(build((t) => t.indexOf('<3000>') + 6));
+    expect(framed).toMatchObject({ ok: false, reason: expect.stringContaining('malformed') });
+    const widened = await checkPdfRevisions(build((t) => t.indexOf('<41>') + 4));
+    expect(widened).toMatchObject({
+      ok: false,
+      modified: true,
+      reason: 'the signature does not cover the file from its first byte but its own /Contents',
+    });
+  });
+
+  it('refuses a revision that points the trailer at another catalog', async () => {
+    const replaced = appendRevision(receipt, {
+      objects: { [next]: withEntry(catalog, 'AcroForm') },
+      root: `${next} 0 R`,
+    });
+    const reason = await modified(replaced);
+    expect(reason).toContain(`revision 3 of 3 (${range}`);
+    expect(reason).toContain(`replaces the catalog (object ${root})`);
   });
 });
