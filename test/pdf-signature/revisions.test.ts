@@ -10,6 +10,7 @@ import { signPdf } from '../../src/pdf/sign/pades.js';
 import {
   appendRevision,
   flateStream,
+  prepareDocTimeStamp,
   lastTrailer,
   objectBody,
   objectNumber,
@@ -111,38 +112,31 @@ describe('a revision appended after signing', () => {
   );
 });
 
-/** A document time-stamp revision (/DocTimeStamp, ETSI.RFC3161) over `pdf`, by `openssl ts`. */
-function withDocTimeStamp(pdf: Uint8Array, config: string, rect = '0 0 0 0'): Uint8Array {
-  const capacity = 8192;
-  const placeholder = `[0 ${'0'.repeat(10)} ${'0'.repeat(10)} ${'0'.repeat(10)}]`;
-  const form = objectBody(pdf, formNum);
-  const page = objectBody(pdf, pageNum);
-  const prepared = Buffer.from(
-    appendRevision(pdf, {
-      objects: {
-        [next]: `<< /Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 /ByteRange ${placeholder} /Contents <${'0'.repeat(2 * capacity)}> >>`,
-        [next + 1]:
-          `<< /Type /Annot /Subtype /Widget /FT /Sig /T (Document time-stamp) /V ${next} 0 R /F 132 /Rect [${rect}] /P ${pageNum} 0 R >>`,
-        [formNum]: form.replace(/\/Fields \[([^\]]*)\]/, `/Fields [$1 ${next + 1} 0 R]`),
-        [pageNum]: page.replace(/\/Annots \[([^\]]*)\]/, `/Annots [$1 ${next + 1} 0 R]`),
-      },
-    }),
-  );
-  const a =
-    prepared.indexOf(`/Contents <${'0'.repeat(16)}`, pdf.length, 'latin1') + '/Contents '.length;
-  const b = a + 2 * capacity + 2;
-  const range = `[0 ${String(a).padStart(10, '0')} ${String(b).padStart(10, '0')} ${String(prepared.length - b).padStart(10, '0')}]`;
-  prepared.write(range, prepared.indexOf(placeholder, pdf.length, 'latin1'), 'latin1');
+/** The invisible (or `rect`) document time-stamp revision of the receipt, not yet stamped. */
+const stampable = (rect = '0 0 0 0') =>
+  prepareDocTimeStamp(receipt, {
+    field: next + 1,
+    value: next,
+    form: formNum,
+    page: pageNum,
+    rect,
+  });
+
+/** An RFC 3161 token over `data` from `openssl ts` as the TSA. */
+function tokenFor(data: Buffer, config: string): Buffer {
   const signed = path.join(dir, 'dts-signed.bin');
-  fs.writeFileSync(signed, Buffer.concat([prepared.subarray(0, a), prepared.subarray(b)]));
+  fs.writeFileSync(signed, data);
   const query = path.join(dir, 'dts.tsq');
   const token = path.join(dir, 'dts.tst');
   openssl(['ts', '-query', '-data', signed, '-sha256', '-cert', '-no_nonce', '-out', query]);
   openssl(['ts', '-reply', '-config', config, '-queryfile', query, '-token_out', '-out', token]);
-  const hex = fs.readFileSync(token).toString('hex');
-  expect(hex.length).toBeLessThan(2 * capacity);
-  prepared.write(hex, a + 1, 'latin1');
-  return new Uint8Array(prepared);
+  return fs.readFileSync(token);
+}
+
+/** A document time-stamp revision (/DocTimeStamp, ETSI.RFC3161) over the receipt, by `openssl ts`. */
+function withDocTimeStamp(config: string, rect = '0 0 0 0'): Uint8Array {
+  const prepared = stampable(rect);
+  return prepared.fill(tokenFor(prepared.signed, config));
 }
 
 function openssl(args: string[]): void {
@@ -153,7 +147,7 @@ function openssl(args: string[]): void {
 describe('what PAdES lets a later validator add', () => {
   it('a document time-stamp made by openssl ts over the file is accepted, and pdfsig reads both signatures', async () => {
     const tsa = makeTsaFiles(path.join(dir, 'tsa'));
-    const stamped = withDocTimeStamp(receipt, tsa.config);
+    const stamped = withDocTimeStamp(tsa.config);
     const file = save('timestamped.pdf', stamped);
     const report = pdfsig(file);
     expect(report).toContain('Signature #2');
@@ -172,10 +166,20 @@ describe('what PAdES lets a later validator add', () => {
 
   it('a time-stamp field that shows on the page is not one PAdES allows', async () => {
     const tsa = makeTsaFiles(path.join(dir, 'tsa2'));
-    const visible = withDocTimeStamp(receipt, tsa.config, '40 40 240 140');
+    const visible = withDocTimeStamp(tsa.config, '40 40 240 140');
     const result = await checkPdfRevisions(visible);
     expect(result).toMatchObject({ ok: false, modified: true });
     expect((result as { reason: string }).reason).toContain('is visible on a page');
+  });
+
+  it('a token over other bytes is not a document time-stamp of this file', async () => {
+    const tsa = makeTsaFiles(path.join(dir, 'tsa3'));
+    const other = tokenFor(stampable('0 0 0 5').signed, tsa.config); // a zero-width widget
+    const result = await checkPdfRevisions(stampable().fill(other));
+    expect(result).toMatchObject({ ok: false, modified: true });
+    expect((result as { reason: string }).reason).toContain(
+      'adds a document time-stamp that is not over the bytes it covers',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString } from 'pdf-lib';
 import { referencedBy, reviewRevision, type Signed } from './changes.js';
+import { docTimeStampProblem } from './doc-timestamp.js';
 import { name, ObjectReader, Unreadable } from './objects.js';
 import { rolesOf } from './roles.js';
 import { unlistedObjects, unlistedSignature } from './unlisted.js';
@@ -71,7 +72,10 @@ async function judge(file: Uint8Array): Promise<PdfSignature> {
   }
   if (unlisted) return failed(unlisted, true);
   const later = reviewLater(reader, revisions, signedRevision, file.length);
-  if (later.violations.length > 0) return failed(later.violations.join('; '), true);
+  const stamps = found.filter((f) => f.timeStamp && f.revision > signedRevision.number);
+  const problems = stamps.flatMap((f) => timeStampProblems(f, file, revisions));
+  const all = [...later.violations, ...problems];
+  if (all.length > 0) return failed(all.join('; '), true);
   const checked = await checkCms(raw, file);
   if (!checked.present || !checked.ok) return checked;
   const coverage =
@@ -79,6 +83,20 @@ async function judge(file: Uint8Array): Promise<PdfSignature> {
       ? 'the whole file'
       : `revision ${signedRevision.number} of ${total} (bytes 0-${covered}); after it only ${later.additions.join(', ')}`;
   return { ...checked, coverage };
+}
+
+/** A later document time-stamp that does not cover its own revision, or not with a token over it. */
+function timeStampProblems(stamp: Found, file: Uint8Array, revisions: Revision[]): string[] {
+  const where = `revision ${stamp.revision} of ${revisions.length}`;
+  const raw = rawSignature(stamp.dict);
+  if (typeof raw === 'string') return [`${where}: ${raw}`];
+  const covered = coveredLength(raw.byteRange, stamp, file);
+  const own = revisions[stamp.revision - 1]?.end;
+  if (typeof covered === 'string' || covered !== own) {
+    return [`${where} adds a document time-stamp that does not cover its own revision`];
+  }
+  const problem = docTimeStampProblem(raw, file);
+  return problem ? [`${where} adds a document time-stamp that ${problem}`] : [];
 }
 
 /** Every dictionary with a /ByteRange that some revision lists, at the first revision listing it. */

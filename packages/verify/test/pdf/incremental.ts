@@ -163,3 +163,56 @@ export function appendXrefStreamRevision(
   parts.push(Buffer.from(`\nendobj\nstartxref\n${at}\n%%EOF\n`, 'latin1'));
   return new Uint8Array(Buffer.concat(parts));
 }
+
+/** Object numbers of a document time-stamp revision: the new field and value, the form, the page. */
+export interface TimeStampObjects {
+  field: number;
+  value: number;
+  form: number;
+  page: number;
+  /** The widget's /Rect: "0 0 0 0" is invisible. */
+  rect: string;
+}
+
+/**
+ * A document time-stamp revision (/Type /DocTimeStamp, /SubFilter /ETSI.RFC3161) appended with a
+ * zero-filled /Contents and its /ByteRange filled in: `signed` is the bytes a token must cover,
+ * `fill` puts a token (DER) into /Contents.
+ */
+export function prepareDocTimeStamp(
+  pdf: Uint8Array,
+  n: TimeStampObjects,
+): { signed: Buffer; fill(token: Uint8Array): Uint8Array } {
+  const capacity = 8192;
+  const placeholder = `[0 ${'0'.repeat(10)} ${'0'.repeat(10)} ${'0'.repeat(10)}]`;
+  const prepared = Buffer.from(
+    appendRevision(pdf, {
+      objects: {
+        [n.value]: `<< /Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 /ByteRange ${placeholder} /Contents <${'0'.repeat(2 * capacity)}> >>`,
+        [n.field]: `<< /Type /Annot /Subtype /Widget /FT /Sig /T (Document time-stamp) /V ${n.value} 0 R /F 132 /Rect [${n.rect}] /P ${n.page} 0 R >>`,
+        [n.form]: objectBody(pdf, n.form).replace(
+          /\/Fields \[([^\]]*)\]/,
+          `/Fields [$1 ${n.field} 0 R]`,
+        ),
+        [n.page]: objectBody(pdf, n.page).replace(
+          /\/Annots \[([^\]]*)\]/,
+          `/Annots [$1 ${n.field} 0 R]`,
+        ),
+      },
+    }),
+  );
+  const a =
+    prepared.indexOf(`/Contents <${'0'.repeat(16)}`, pdf.length, 'latin1') + '/Contents '.length;
+  const b = a + 2 * capacity + 2;
+  const range = [a, b, prepared.length - b].map((x) => String(x).padStart(10, '0')).join(' ');
+  prepared.write(`[0 ${range}]`, prepared.indexOf(placeholder, pdf.length, 'latin1'), 'latin1');
+  return {
+    signed: Buffer.concat([prepared.subarray(0, a), prepared.subarray(b)]),
+    fill: (token) => {
+      if (token.length > capacity) throw new Error('the token does not fit');
+      const out = Buffer.from(prepared);
+      out.write(Buffer.from(token).toString('hex'), a + 1, 'latin1');
+      return new Uint8Array(out);
+    },
+  };
+}

@@ -12,6 +12,7 @@ import {
   lastTrailer,
   objectBody,
   objectNumber,
+  prepareDocTimeStamp,
   rawStream,
   withEntry,
 } from './incremental.js';
@@ -308,5 +309,19 @@ describe('the PDF signature, judged on every revision', () => {
     const reason = await modified(replaced);
     expect(reason).toContain(`revision 3 of 3 (${range}`);
     expect(reason).toContain(`replaces the catalog (object ${root})`);
+  });
+
+  it('refuses a document time-stamp whose /Contents is not a token over its bytes', async () => {
+    const prepared = prepareDocTimeStamp(receipt, {
+      field: next + 1,
+      value: next,
+      form: formNum,
+      page: pageNum,
+      rect: '0 0 0 0',
+    });
+    const garbage = prepared.fill(Uint8Array.from([0x30, 0x03, 0x02, 0x01, 0x00]));
+    expect(await modified(garbage)).toContain(
+      'revision 3 of 3 adds a document time-stamp that is not an RFC 3161 time-stamp token',
+    );
   });
 });
