@@ -19,8 +19,8 @@ import { decodeBounded } from './decode.js';
 
 /** Largest single object read (a receipt's largest, the attached bundle, is a few KiB). */
 export const MAX_OBJECT_BYTES = 1024 * 1024;
-/** Bytes all object reads together may scan (the file is at most 6 MiB). */
-const READ_BUDGET_BYTES = 48 * 1024 * 1024;
+/** Bytes all object reads together may scan (the file is at most 6 MiB, read about once). */
+const READ_BUDGET_BYTES = 16 * 1024 * 1024;
 /** Objects all revisions together may list (a receipt has about thirty). */
 export const MAX_OBJECTS = 20_000;
 /** Objects one object stream may hold. */
