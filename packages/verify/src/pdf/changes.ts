@@ -92,11 +92,31 @@ function changed(
     }
     const after = cur.object(num);
     if (same(before, after)) continue;
-    // cross-reference and object streams only carry the objects they list, each judged itself
-    if (structural(after) && (before === undefined || structural(before))) continue;
+    // cross-reference and object streams only carry the objects they list, each judged itself;
+    // an object stream must hold no object its section does not list there (a reader that
+    // scans the file would take it, one that follows the sections would not)
+    if (structural(after) && (before === undefined || structural(before))) {
+      if (after instanceof PDFRawStream && name(after.dict, 'Type') === 'ObjStm') {
+        out.push(...unlistedIn(cur, num, revision));
+      }
+      continue;
+    }
     changes.push({ num, before, after });
   }
   return changes;
+}
+
+function unlistedIn(cur: State, streamNum: number, revision: Revision): string[] {
+  const out: string[] = [];
+  cur.numbersIn(streamNum).forEach((num, index) => {
+    const entry = revision.entries.get(num);
+    const listed =
+      entry?.kind === 'compressed' && entry.stream === streamNum && entry.index === index;
+    if (!listed && out.length < 4) {
+      out.push(`holds object ${num} in object stream ${streamNum}, unlisted there by its section`);
+    }
+  });
+  return out;
 }
 
 const structural = (v: PDFObject | undefined): boolean =>

@@ -75,15 +75,24 @@ export class ObjectReader {
     index: number,
     num: number,
   ): PDFObject {
+    const value = this.membersOf(stream, streamNum).get(index * 0x1_0000_0000 + num);
+    if (value === undefined)
+      throw new Unreadable(`object stream ${streamNum} has no object ${num}`);
+    return value;
+  }
+
+  /** The object numbers an object stream holds, in order. */
+  numbersIn(stream: PDFObject | undefined, streamNum: number): number[] {
+    return [...this.membersOf(stream, streamNum).keys()].map((key) => key % 0x1_0000_0000);
+  }
+
+  private membersOf(stream: PDFObject | undefined, streamNum: number): Map<number, PDFObject> {
     let members = this.streams.get(streamNum);
     if (!members) {
       members = this.members(stream, streamNum);
       this.streams.set(streamNum, members);
     }
-    const value = members.get(index * 0x1_0000_0000 + num);
-    if (value === undefined)
-      throw new Unreadable(`object stream ${streamNum} has no object ${num}`);
-    return value;
+    return members;
   }
 
   /** A value parsed from `bytes` at `start`, and the bytes it took. */

@@ -44,6 +44,11 @@ export class State {
     return value;
   }
 
+  /** The object numbers held by object stream `num` (which must be one). */
+  numbersIn(num: number): number[] {
+    return this.reader.numbersIn(this.object(num), num);
+  }
+
   /** Where object `num` lies in the file, when it is not in an object stream. */
   extent(num: number): { start: number; end: number } | undefined {
     const entry = this.entries.get(num);

@@ -324,4 +324,16 @@ describe('the PDF signature, judged on every revision', () => {
       'revision 3 of 3 adds a document time-stamp that is not an RFC 3161 time-stamp token',
     );
   });
+
+  it('refuses an object stream holding an object its section does not list', async () => {
+    const member = withEntry(catalog, 'AcroForm');
+    const header = `${root} 0 `;
+    const data = `${header}${member}`;
+    const objStm = rawStream(`/Type /ObjStm /N 1 /First ${header.length}`, data);
+    const forged = appendXrefStreamRevision(receipt, { [next]: objStm });
+    expect(await modified(forged)).toContain(`revision 3 of 3 (${range}`);
+    expect(await modified(forged)).toContain(
+      `holds object ${root} in object stream ${next}, unlisted there by its section`,
+    );
+  });
 });
