@@ -31,7 +31,7 @@ export const UNIT_TESTS = [
   // the verifier package on recorded fixtures (pdf/bomb.test.ts spawns a child: integration)
   'packages/verify/test/verify.test.ts',
   'packages/verify/test/{cli,log}/**/*.test.ts',
-  'packages/verify/test/pdf/{attachment,endorsement,text}.test.ts',
+  'packages/verify/test/pdf/{attachment,endorsement,text,revisions,revisions-fuzz}.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
   'test/receipts/{canonical,log-waiters,policy,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',

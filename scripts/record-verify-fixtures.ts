@@ -147,6 +147,7 @@ async function main() {
   );
   json('status-revoked.json', (await get(app, `/status/${revoked.receiptHash}`)).body);
   json('jwks.json', (await get(app, '/.well-known/jwks.json')).body);
+  write('pdf-signing-cert.pem', (await get(app, '/.well-known/pdf-signing-cert.pem')).body);
   write('log.vkey', `${(await get(app, '/log/vkey')).body.trim()}\n`);
   const policy = await app.inject({ url: '/log/policy' });
   if (policy.statusCode === 200) write('log.policy', policy.body);

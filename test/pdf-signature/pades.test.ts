@@ -191,12 +191,13 @@ describe('the receipt key endorses the PDF signing certificate', () => {
     expect(verdict.authentic).toBe(true);
   });
 
-  it('a PDF signed with another certificate is refused, one without a signature is reported', async () => {
+  it('a PDF signed with another certificate is refused, and so is one without a signature', async () => {
     const signed = await pdfOf(await issue());
     const bare = unsigned(signed);
-    const skipped = await verdictOf(bare);
-    expect(skipped.step?.status).toBe('SKIP');
-    expect(skipped.step?.detail).toContain('no PAdES signature');
+    const unsignedStep = await verdictOf(bare);
+    expect(unsignedStep.step?.status).toBe('FAIL');
+    expect(unsignedStep.step?.detail).toContain('no PAdES signature');
+    expect(unsignedStep.verdict.verdict).toBe('rejected');
 
     const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
     const chain = [selfIssuedCertificate(privateKey, 'Example Title Co')];

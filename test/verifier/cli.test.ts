@@ -171,6 +171,16 @@ describe('receipts verify', () => {
     expect(report.trust).toContain('JWKS');
   });
 
+  it('--online pins the PDF certificate the service publishes at /.well-known/pdf-signing-cert.pem', async () => {
+    const id = await issueAnchored();
+    const file = write('online-receipt.pdf', await pdfOf(id));
+    const report = JSON.parse((await verify(file, '--online', baseUrl, '--json')).out);
+    const step = report.steps.find((s: { id: string }) => s.id === 'pdf-signature');
+    expect(step.status, step.detail).toBe('PASS');
+    expect(step.detail).toContain('the whole file is signed (PAdES) by the pinned certificate');
+    expect(report.trust).toContain('1 pinned PDF certificate(s)');
+  });
+
   it('exit 3 for an authentic BLOCK or FLAG receipt: authentic, but not acceptable', async () => {
     for (const decision of ['BLOCK', 'FLAG'] as const) {
       const file = write(

@@ -14,6 +14,12 @@ import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { samplePdf } from '../helpers/requests.js';
 import { issueSealed, registerNotary, type Decision, type Notary } from '../helpers/ron.js';
 import { startTsa, type TestTsa } from '../helpers/tsa.js';
+import {
+  appendRevision,
+  lastTrailer,
+  objectBody,
+  withEntry,
+} from '../../packages/verify/test/pdf/incremental.js';
 
 /**
  * The /verify page in real headless Chromium (Debian's chromium, driven by playwright-core): the
@@ -253,6 +259,26 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     expect(await verdictFor(page, file)).toBe('rejected');
     expect(await page.textContent('#verdict')).toContain('Failed step: signature');
     expect(await page.getAttribute('#steps li[data-step="signature"]', 'data-status')).toBe('FAIL');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('rejects a signed PDF whose signature a later revision hides, naming the revision', async () => {
+    const { receiptId } = await issue();
+    const pdf = new Uint8Array(fs.readFileSync(await pdfOf(receiptId)));
+    const root = Number(lastTrailer(pdf).root.split(' ')[0]);
+    const forged = appendRevision(pdf, {
+      objects: { [root]: withEntry(objectBody(pdf, root), 'AcroForm') },
+    });
+    const file = path.join(dir, 'hidden-signature.pdf');
+    fs.writeFileSync(file, forged);
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, file)).toBe('rejected');
+    expect(await page.textContent('#verdict')).toContain('Failed step: pdf-signature');
+    const step = page.locator('#steps li[data-step="pdf-signature"]');
+    expect(await step.getAttribute('data-status')).toBe('FAIL');
+    expect(await step.textContent()).toContain('modified_after_signing');
+    expect(await step.textContent()).toContain(`revision 3 of 3 (bytes ${pdf.length}-`);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -54,6 +54,7 @@ export {
   type PdfSignerEndorsement,
 } from './pdf/endorsement.js';
 export type { PdfSignature } from './pdf/signature.js';
+export { checkPdfRevisions } from './pdf/revision-check.js';
 export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
 export { certificatesFromPem } from './timestamp/x509.js';
 export { reasonText } from './reasons.js';

@@ -1,5 +1,6 @@
 import { isPdf, readPdfReceipt } from './pdf/attachment.js';
-import { checkPdfSignature, type PdfSignature } from './pdf/signature.js';
+import { checkPdfRevisions } from './pdf/revision-check.js';
+import type { PdfSignature } from './pdf/signature.js';
 
 /**
  * A verifier's input: a bundle (JSON) or a PDF receipt carrying one. For a PDF, `printed` is the
@@ -27,10 +28,7 @@ export async function readBundle(bytes: Uint8Array): Promise<EvidenceRead> {
   if (!pdf.ok) return pdf;
   const read = parseJson(pdf.bundle, 'pdf', 'the attached receipt-bundle.json is not JSON');
   if (!read.ok) return read;
-  const signature: PdfSignature =
-    typeof pdf.signatures === 'string'
-      ? { present: true, ok: false, reason: pdf.signatures }
-      : await checkPdfSignature(bytes, pdf.signatures);
+  const signature = await checkPdfRevisions(bytes);
   return { ...read, printed: pdf.printed, signature };
 }
 

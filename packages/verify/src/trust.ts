@@ -27,6 +27,12 @@ export interface TrustRoot {
   keys?: readonly Uint8Array[];
   /** Where the pinned keys came from, for the report. */
   source?: string;
+  /**
+   * `sha256:<hex>` of the PDF signing certificates the relying party pinned (the service
+   * publishes its own at /.well-known/pdf-signing-cert.pem): a PDF signed by one of them is
+   * signed by the service, whatever the bundle inside says.
+   */
+  pdfCertificates?: readonly string[];
   /** The pinned log: its checkpoints must be of this origin and key. */
   log?: PinnedLog;
   /**

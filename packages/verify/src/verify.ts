@@ -22,9 +22,10 @@ export interface VerifyOptions {
   trust: TrustRoot;
   /**
    * Set when the bundle came from a PDF receipt: the text printed on its pages and its PAdES
-   * signature, as readBundle() read them.
+   * signature, as readBundle() read them; `allowUnsigned` accepts a PDF without a signature
+   * (made before receipts were signed) with a warning.
    */
-  pdf?: { printed?: { text: string }; signature?: PdfSignature };
+  pdf?: { printed?: { text: string }; signature?: PdfSignature; allowUnsigned?: boolean };
   /** The document the receipt is about, as the relying party holds it. */
   artifact?: Uint8Array | { sha256: string };
   /** The public status fetched for this receipt, or why it could not be. */
@@ -60,24 +61,26 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
 
 /**
  * The receipt's own steps and its log steps; key-trust may rest on the pinned log. For a PDF, the
- * PDF signature's certificate must be endorsed by a pinned key, or by the receipt's own key once
- * key-trust passed.
+ * PDF signature's certificate must be a pinned one or endorsed by a pinned key: never by the
+ * receipt's own key when only the log vouches for it (the log proves the receipt's content, and
+ * that content can be re-signed by anyone with a key of their own).
  */
 function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot, pdf: VerifyOptions['pdf']): Step[] {
   const key = jwkKey(bundle.verificationMaterial.publicKey);
   const log = logSteps(bundle.logEntry, bundle.receipt.receiptHash, key, trust);
   const trusted = keyTrust(key, trust, log.underPinnedLog);
-  const endorsers = [
-    ...signingKeysFor(trust, key),
-    ...(key && trusted.status === 'PASS' ? [key] : []),
-  ];
+  const pdfTrust = {
+    keys: signingKeysFor(trust, key),
+    ...(trust.pdfCertificates ? { certificates: trust.pdfCertificates } : {}),
+    ...(pdf?.allowUnsigned ? { allowUnsigned: true } : {}),
+  };
   return [
     canonicalForm(bundle),
     receiptHash(bundle),
     keyId(bundle, key),
     trusted,
     signature(bundle, key),
-    ...(pdf ? [pdfSignatureStep(pdf.signature, bundle.pdfSigner, endorsers)] : []),
+    ...(pdf ? [pdfSignatureStep(pdf.signature, bundle.pdfSigner, pdfTrust)] : []),
     ...log.steps,
   ];
 }
@@ -146,6 +149,9 @@ function statusSteps(
 export function describeTrust(trust: TrustRoot): string {
   const parts = [
     ...(trust.keys?.length ? [trust.source ?? `${trust.keys.length} pinned key(s)`] : []),
+    ...(trust.pdfCertificates?.length
+      ? [`${trust.pdfCertificates.length} pinned PDF certificate(s)`]
+      : []),
     ...(trust.log
       ? [
           `log ${trust.log.origin}${trust.log.quorum ? ` with ${trust.log.quorum} witness(es)` : ''}`,

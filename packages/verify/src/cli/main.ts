@@ -48,6 +48,12 @@ Options:
   --tsa-cert FILE          pin a time-stamp authority's certificate (PEM; repeatable): the bundle's
                            RFC 3161 tokens must verify and match its checkpoint; reports the
                            earliest independent time the receipt existed
+  --pdf-cert FILE          pin the service's PDF signing certificate (PEM or DER, from
+                           <service>/.well-known/pdf-signing-cert.pem; repeatable): a PDF signed by it
+                           is the service's; --online fetches it too. Otherwise a pinned receipt key
+                           must endorse the PDF's certificate (a key trusted only through the log never does)
+  --allow-unsigned-pdf     accept a PDF without a PAdES signature, with a warning: only for PDFs made
+                           before receipts were signed (without it, an unsigned PDF fails)
   --max-status-age SECS    how old a status statement may be and still count as current (default 300)
 
 CI receipts (each failing condition is named; an authentic receipt that misses one is exit 3):
@@ -112,13 +118,14 @@ async function fetchStatus(
 }
 
 /** What a PDF's reading gives the verifier: its printed text and its signature. */
-function pdfOf(read: {
-  printed?: { text: string };
-  signature?: PdfSignature;
-}): VerifyOptions['pdf'] {
+function pdfOf(
+  read: { printed?: { text: string }; signature?: PdfSignature },
+  allowUnsigned: boolean,
+): VerifyOptions['pdf'] {
   return {
     ...(read.printed ? { printed: read.printed } : {}),
     ...(read.signature ? { signature: read.signature } : {}),
+    ...(allowUnsigned ? { allowUnsigned } : {}),
   };
 }
 
@@ -166,7 +173,7 @@ async function run(o: Options, io: Io): Promise<number> {
   const authentic = verifyBundle(bundle, {
     timestamps: time.step,
     trust,
-    ...(read.from === 'pdf' ? { pdf: pdfOf(read) } : {}),
+    ...(read.from === 'pdf' ? { pdf: pdfOf(read, o.allowUnsignedPdf) } : {}),
     ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),
     ...(status ? { status } : {}),
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),

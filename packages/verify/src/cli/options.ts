@@ -17,6 +17,9 @@ export interface Options {
   logVkey?: string;
   artifact?: string;
   tsaCerts: string[];
+  /** --pdf-cert files: the PDF signing certificates pinned (PEM or DER). */
+  pdfCerts: string[];
+  allowUnsignedPdf: boolean;
   maxStatusAge?: number;
   insecureIgnoreTrust: boolean;
   /** The CI identity policy (ci-policy.ts); every field optional. */
@@ -35,6 +38,8 @@ export const OPTIONS = {
   'tlog-proof': { type: 'string' },
   artifact: { type: 'string' },
   'tsa-cert': { type: 'string', multiple: true },
+  'pdf-cert': { type: 'string', multiple: true },
+  'allow-unsigned-pdf': { type: 'boolean' },
   'max-status-age': { type: 'string' },
   'insecure-ignore-trust': { type: 'boolean' },
   repo: { type: 'string' },
@@ -124,6 +129,8 @@ export function parseOptions(args: string[]): Options {
       file: '',
       keys: [],
       tsaCerts: [],
+      pdfCerts: [],
+      allowUnsignedPdf: false,
       insecureIgnoreTrust: false,
       ci: {},
       json: false,
@@ -149,6 +156,8 @@ export function parseOptions(args: string[]): Options {
     ...defined('logVkey', v['log-vkey']),
     ...defined('artifact', v.artifact),
     tsaCerts: v['tsa-cert'] ?? [],
+    pdfCerts: v['pdf-cert'] ?? [],
+    allowUnsignedPdf: v['allow-unsigned-pdf'] ?? false,
     ...defined('maxStatusAge', statusAge(v['max-status-age'])),
     insecureIgnoreTrust: v['insecure-ignore-trust'] ?? false,
     ci: ciPolicyOf(v),

@@ -2,6 +2,11 @@ import { createPublicKey } from 'node:crypto';
 import { parseLogPolicy } from '../log/policy.js';
 import { parseVerifierKey } from '../log/note.js';
 import { jwkKey } from '../primitives.js';
+import {
+  certificateFingerprint,
+  certificatesFromPem,
+  parseCertificate,
+} from '../timestamp/x509.js';
 import type { PinnedLog, TrustRoot } from '../trust.js';
 import { fetchBounded, fetchJson, FetchError } from './fetch.js';
 import { readFileBounded } from './files.js';
@@ -89,9 +94,52 @@ function flagLog(o: Options, from: PinnedLog | undefined): PinnedLog | undefined
   return log;
 }
 
+/** Where a service publishes the certificate its PDF receipts are signed with. */
+export const PDF_CERT_PATH = '/.well-known/pdf-signing-cert.pem';
+
+/**
+ * The first certificate of a PEM document or a DER file, as `sha256:<hex>`: the signing
+ * certificate (the published file may go on with its chain, which signs no PDF).
+ */
+function pdfCertificate(bytes: Uint8Array, where: string): string {
+  const text = new TextDecoder('latin1').decode(bytes);
+  const der = text.includes('-----BEGIN') ? certificatesFromPem(text)[0] : bytes;
+  try {
+    if (!der) throw new Error('no certificate');
+    parseCertificate(der);
+  } catch {
+    throw new Usage(`${where}: not an X.509 certificate (PEM or DER)`);
+  }
+  return certificateFingerprint(der);
+}
+
+/** The service's published PDF certificate, or undefined when it publishes none (HTTP 404). */
+async function onlinePdfCertificate(base: string): Promise<string | undefined> {
+  const url = `${base}${PDF_CERT_PATH}`;
+  try {
+    const pem = await fetchBounded(url, 'application/x-pem-file');
+    return pdfCertificate(new TextEncoder().encode(pem), url);
+  } catch (err) {
+    if (err instanceof FetchError && / HTTP 404 /.test(err.message)) return undefined;
+    throw err instanceof Usage ? new FetchError(err.message) : err;
+  }
+}
+
+async function pdfCertificates(o: Options): Promise<string[]> {
+  const pinned = o.pdfCerts.map((file) =>
+    pdfCertificate(
+      readFileBounded(file, MAX_TRUST_FILE_BYTES, 'a certificate'),
+      `--pdf-cert ${file}`,
+    ),
+  );
+  const online = o.online ? await onlinePdfCertificate(o.online) : undefined;
+  return [...pinned, ...(online ? [online] : [])];
+}
+
 export async function trustFrom(o: Options): Promise<TrustRoot> {
   const keys: Uint8Array[] = [];
   const sources: string[] = [];
+  const pdfCerts = await pdfCertificates(o);
   let log: PinnedLog | undefined;
   if (o.jwks) {
     keys.push(...(await jwksKeys(o.jwks)));
@@ -112,6 +160,7 @@ export async function trustFrom(o: Options): Promise<TrustRoot> {
   return {
     ...(keys.length > 0 ? { keys, source: sources.join(', ') } : {}),
     ...(log ? { log } : {}),
+    ...(pdfCerts.length > 0 ? { pdfCertificates: pdfCerts } : {}),
     insecureIgnoreTrust: o.insecureIgnoreTrust,
   };
 }

@@ -3,7 +3,6 @@ import { BUNDLE_ATTACHMENT_NAME } from '../bundle.js';
 import { decodeBounded } from './decode.js';
 import { loadPdf } from './load.js';
 import { printedText } from './pages.js';
-import { signatureFields, type RawPdfSignature } from './signature.js';
 
 /**
  * A PDF receipt, read with pdf-lib so it works the same in Node and the browser: the bundle
@@ -15,8 +14,6 @@ export type PdfReceipt =
       ok: true;
       bundle: Uint8Array;
       printed: { text: string };
-      /** Its signature fields, or why they cannot be read. */
-      signatures: RawPdfSignature[] | string;
     }
   | { ok: false; reason: string };
 
@@ -52,7 +49,6 @@ export async function readPdfReceipt(
     ok: true,
     bundle: bundle.bytes,
     printed: { text: printed.text },
-    signatures: signatureFields(loaded.catalog),
   };
 }
 

@@ -1,4 +1,3 @@
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import { sha256, sha384, sha512 } from '@noble/hashes/sha2';
 import {
   children,
@@ -21,15 +20,23 @@ import { certificateFingerprint, parseCertificate } from '../timestamp/x509.js';
  * The PAdES signature of a PDF receipt (ISO 32000-1 12.8, ETSI EN 319 142-1): the signature
  * dictionary of the form's signature field, its CMS SignedData (RFC 5652, detached) checked here
  * over the /ByteRange, and the signing certificate's SHA-256, which the receipt's own key must
- * endorse (./endorsement.ts). Only a signature whose byte range covers the whole file (but its
- * own /Contents) counts: bytes appended after signing are not signed.
+ * endorse (./endorsement.ts), or the relying party pin. Which revisions it covers, and what may
+ * follow it, is ./revision-check.ts.
  */
 export type PdfSignature =
   | { present: false }
-  | { present: true; ok: false; reason: string }
+  | {
+      present: true;
+      ok: false;
+      reason: string;
+      /** Set when the file was changed after signing beyond what PAdES allows. */
+      modified?: true;
+    }
   | {
       present: true;
       ok: true;
+      /** What the signature covers: the whole file, or a revision and what came after it. */
+      coverage?: string;
       /** `sha256:<hex>` of the signing certificate's DER. */
       certificate: string;
       /** The signing certificate's common name (or organisation). */
@@ -41,11 +48,6 @@ export interface RawPdfSignature {
   byteRange: number[];
   contents: Uint8Array;
 }
-
-/** Signature fields read (a receipt has one). */
-const MAX_FIELDS = 16;
-/** Largest /Contents read (a signature with a chain and a time-stamp token is under 32 KiB). */
-const MAX_CONTENTS_BYTES = 64 * 1024;
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -60,71 +62,22 @@ const DIGESTS: Record<string, (data: Uint8Array) => Uint8Array> = {
   'SHA-512': sha512,
 };
 
-/** The signature dictionaries of the form's signature fields (`/FT /Sig` with a `/V`). */
-export function signatureFields(catalog: PDFDict): RawPdfSignature[] | string {
-  const form = catalog.lookup(PDFName.of('AcroForm'));
-  const fields = form instanceof PDFDict ? form.lookup(PDFName.of('Fields')) : undefined;
-  if (!(fields instanceof PDFArray)) return [];
-  if (fields.size() > MAX_FIELDS) return 'the PDF form has too many fields';
-  const out: RawPdfSignature[] = [];
-  for (let i = 0; i < fields.size(); i += 1) {
-    const field = fields.lookup(i);
-    if (!(field instanceof PDFDict) || field.lookup(PDFName.of('FT')) !== PDFName.of('Sig')) {
-      continue;
-    }
-    const value = field.lookup(PDFName.of('V'));
-    if (!(value instanceof PDFDict)) continue;
-    const range = value.lookup(PDFName.of('ByteRange'));
-    const contents = value.lookup(PDFName.of('Contents'));
-    const numbers =
-      range instanceof PDFArray && range.size() === 4
-        ? range.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : Number.NaN))
-        : [];
-    const bytes =
-      contents instanceof PDFHexString || contents instanceof PDFString
-        ? contents.asBytes()
-        : undefined;
-    if (numbers.length !== 4 || !bytes) return 'a PDF signature has no /ByteRange or /Contents';
-    if (bytes.length > MAX_CONTENTS_BYTES) return 'a PDF signature is too large';
-    out.push({ byteRange: numbers, contents: bytes });
-  }
-  return out;
-}
-
 /**
- * The signature covering the whole file, checked: none is `present: false`; signatures that all
- * leave bytes unsigned, or one that does not verify, are `ok: false`.
+ * The CMS SignedData of `raw` checked over its byte ranges of `file`: detached, one signer whose
+ * certificate it carries, id-data content type, the message digest of the signed bytes, and the
+ * signature over the signed attributes. Which bytes the range must cover is decided by the
+ * caller (./revision-check.ts).
  */
-export async function checkPdfSignature(
-  file: Uint8Array,
-  fields: readonly RawPdfSignature[],
-): Promise<PdfSignature> {
-  if (fields.length === 0) return { present: false };
-  const whole = fields.find((f) => coversFile(f.byteRange, file));
-  if (!whole) {
-    return {
-      present: true,
-      ok: false,
-      reason: 'the file was changed after it was signed (its signature does not cover every byte)',
-    };
-  }
+export async function checkCms(raw: RawPdfSignature, file: Uint8Array): Promise<PdfSignature> {
   try {
-    return await checkCms(whole, file);
+    return await checkSignedData(raw, file);
   } catch (err) {
     if (!(err instanceof DerError)) throw err;
     return { present: true, ok: false, reason: `the signature is malformed (${err.message})` };
   }
 }
 
-/** `[0 a b c]`: from the start to the `<` of /Contents, then from after its `>` to the end. */
-function coversFile(range: readonly number[], file: Uint8Array): boolean {
-  const [start, a, b, c] = range;
-  if (start !== 0 || a === undefined || b === undefined || c === undefined) return false;
-  if (![a, b, c].every((n) => Number.isSafeInteger(n) && n > 0)) return false;
-  return a < b && b + c === file.length && file[a] === 0x3c && file[b - 1] === 0x3e;
-}
-
-async function checkCms(raw: RawPdfSignature, file: Uint8Array): Promise<PdfSignature> {
+async function checkSignedData(raw: RawPdfSignature, file: Uint8Array): Promise<PdfSignature> {
   const fail = (reason: string): PdfSignature => ({ present: true, ok: false, reason });
   // /Contents is zero-padded after the DER value
   const [type, wrapped] = sequence(readWhole(readNode(raw.contents).bytes), 'ContentInfo');
