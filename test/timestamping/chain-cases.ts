@@ -212,6 +212,16 @@ export const CHAIN_CASES: ChainCase[] = [
     ]),
   },
   {
+    name: 'an intermediate of the right name but another key',
+    accepted: false,
+    openssl: 'error 20 at 0 depth lookup: unable to get local issuer certificate',
+    reason: /the TSA's certificate is not pinned nor issued by a pinned certificate/,
+    make: (pki, s) => {
+      const impostor = pki.issue('impostor', 'Chain Intermediate', { issuer: s.root, ext: CA_EXT });
+      return { tsa: s.tsa, intermediates: [impostor], pinned: s.root, signer: 'openssl' };
+    },
+  },
+  {
     name: 'a valid chain under another pinned CA',
     accepted: false,
     openssl: 'error 20 at 1 depth lookup: unable to get local issuer certificate',

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { verifyTimestampToken } from '@verification-receipts/verify/timestamp';
+import { MAX_PATH, verifyTimestampToken } from '@verification-receipts/verify/timestamp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integer, seq } from '../../src/pdf/sign/der.js';
 import { requestTimestamp } from '../../src/timestamping/index.js';
 import { tempDir } from '../helpers/context.js';
-import { openssl, opensslStatus, TestPki } from '../helpers/test-pki.js';
+import { CA_EXT, openssl, opensslStatus, TestPki, TSA_EXT } from '../helpers/test-pki.js';
 import { tsConfig } from '../helpers/tsa.js';
 import { CHAIN_CASES, sharedChain, type Chain, type Shared } from './chain-cases.js';
 import { tokenSignedBy } from './forged-tokens.js';
@@ -130,6 +130,39 @@ describe('TSA certificate paths: the verifier decides as openssl verify does', (
     const check = await verifyTimestampToken(token, { data, trusted: [chain.pinned.der] });
     expect(check.ok, check.ok ? 'accepted' : check.reason).toBe(c.accepted);
     if (!check.ok && c.reason) expect(check.reason).toMatch(c.reason);
+  });
+});
+
+describe('the length of a path', () => {
+  /** A TSA under `count` intermediates under the shared root. */
+  function deep(count: number): Chain {
+    const intermediates = [];
+    let issuer = shared.root;
+    for (let n = 0; n < count; n += 1) {
+      issuer = pki.issue(`deep${count}-${n}`, `Deep ${count}.${n}`, { issuer, ext: CA_EXT });
+      intermediates.unshift(issuer);
+    }
+    const tsa = pki.issue(`deep${count}-tsa`, `Deep TSA ${count}`, { issuer, ext: TSA_EXT });
+    return { tsa, intermediates, pinned: shared.root, signer: 'openssl' };
+  }
+
+  it(`is at most ${MAX_PATH} certificates, the TSA's and the pinned one included`, async () => {
+    const longest = deep(MAX_PATH - 2);
+    const { token, genTime } = stamp(longest, 'deep-ok');
+    expect(opensslVerdicts(longest, 'deep-ok', token, genTime).verify.status).toBe(0);
+    const ok = await verifyTimestampToken(token, { data, trusted: [shared.root.der] });
+    expect(ok.ok, ok.ok ? '' : ok.reason).toBe(true);
+
+    // one more: openssl (whose depth limit is 100) accepts it, the verifier does not look so far
+    const longer = deep(MAX_PATH - 1);
+    const stamped = stamp(longer, 'deep-long');
+    expect(opensslVerdicts(longer, 'deep-long', stamped.token, stamped.genTime).verify.status).toBe(
+      0,
+    );
+    const refused = await verifyTimestampToken(stamped.token, { data, trusted: [shared.root.der] });
+    expect(refused.ok ? 'accepted' : refused.reason).toMatch(
+      new RegExp(`not pinned nor issued by a pinned certificate within ${MAX_PATH} certificates`),
+    );
   });
 });
 

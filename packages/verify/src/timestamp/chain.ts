@@ -33,17 +33,15 @@ export async function checkTsaPath(
   const leaf = tsaProblem(signer) ?? certificateProblem(signer, at);
   if (leaf) return { ok: false, reason: `${nameOf(signer, 0, 1)} ${leaf}` };
   if (pinned.some((p) => equalBytes(p.der, signer.der))) return { ok: true, path: [signer] };
-  const paths = await candidatePaths(signer, bag, pinned);
+  const { paths, cut } = await candidatePaths(signer, bag, pinned);
   let first: string | undefined;
   for (const path of paths) {
     const problem = pathProblem(path, at);
     if (!problem) return { ok: true, path };
     first ??= problem;
   }
-  return {
-    ok: false,
-    reason: first ?? "the TSA's certificate is not pinned nor issued by a pinned certificate",
-  };
+  const unpinned = "the TSA's certificate is not pinned nor issued by a pinned certificate";
+  return { ok: false, reason: first ?? (cut ? `${unpinned} within ${cut}` : unpinned) };
 }
 
 /** What makes a certificate unfit to sign time-stamps (RFC 3161 2.3), if anything. */
@@ -113,11 +111,16 @@ async function candidatePaths(
   signer: Certificate,
   bag: readonly Certificate[],
   pinned: readonly Certificate[],
-): Promise<Certificate[][]> {
+): Promise<{ paths: Certificate[][]; cut: string | undefined }> {
   const found: Certificate[][] = [];
+  let cut: string | undefined;
   let budget = MAX_SIGNATURE_CHECKS;
   const signs = async (issuer: Certificate, cert: Certificate): Promise<boolean> => {
-    if (!equalBytes(cert.issuer, issuer.subject) || budget <= 0) return false;
+    if (!equalBytes(cert.issuer, issuer.subject)) return false;
+    if (budget <= 0) {
+      cut = `${MAX_SIGNATURE_CHECKS} signature checks`;
+      return false;
+    }
     budget -= 1;
     return issuedBy(cert, issuer);
   };
@@ -127,7 +130,13 @@ async function candidatePaths(
     for (const anchor of pinned) {
       if (found.length < MAX_PATHS && (await signs(anchor, current))) found.push([...path, anchor]);
     }
-    if (path.length + 2 > MAX_PATH) return; // room for one more intermediate and the anchor
+    if (path.length + 2 > MAX_PATH) {
+      // room for one more intermediate and the anchor, or none: say so if one would follow
+      if (bag.some((c) => equalBytes(c.subject, current.issuer) && !isPinned(c))) {
+        cut = `${MAX_PATH} certificates`;
+      }
+      return;
+    }
     for (const next of bag) {
       if (found.length >= MAX_PATHS || isPinned(next)) continue;
       if (path.some((c) => equalBytes(c.der, next.der))) continue;
@@ -135,7 +144,7 @@ async function candidatePaths(
     }
   };
   await extend([signer]);
-  return found;
+  return { paths: found, cut };
 }
 
 /** How a report names the certificate at `index` of a path of `length`. */

@@ -29,4 +29,5 @@ export {
   type TokenCheck,
   type TokenExpectation,
 } from './token.js';
+export { MAX_PATH } from './chain.js';
 export { checkTimestamps, logSignedNote, type IndependentTime } from './steps.js';
