@@ -17,9 +17,11 @@ export {
 export {
   certificateFingerprint,
   certificatesFromPem,
+  KEY_USAGE,
   MAX_CERTIFICATE_BYTES,
   parseCertificate,
   type Certificate,
+  type CertificateExtensions,
 } from './x509.js';
 export {
   MAX_TOKEN_BYTES,
