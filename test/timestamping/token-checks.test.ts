@@ -46,6 +46,12 @@ describe('RFC 3161 token checks', () => {
     expect(await reasonOf(only)).toBe('accepted');
   });
 
+  it('says so when a pinned certificate, not the token, is malformed', async () => {
+    const token = authority.stamp(data, { nonce });
+    const pinned = { ...expected, trusted: [authority.ca.subarray(0, 40)] };
+    expect(await reasonOf(token, pinned)).toMatch(/^a pinned certificate is malformed/);
+  });
+
   it('refuses a token without an ESS signing-certificate attribute, or naming another certificate', async () => {
     const none = authority.stamp(data, { nonce, signingCertificate: 'none' });
     expect(await reasonOf(none)).toContain('ESS signing-certificate');

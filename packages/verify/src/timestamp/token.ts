@@ -62,9 +62,16 @@ export async function verifyTimestampToken(
   token: Uint8Array,
   expected: TokenExpectation,
 ): Promise<TokenCheck> {
+  let trusted: Certificate[];
+  try {
+    trusted = expected.trusted.map((der) => parseCertificate(der));
+  } catch (err) {
+    if (err instanceof DerError) return fail(`a pinned certificate is malformed (${err.message})`);
+    throw err;
+  }
   try {
     if (token.length > MAX_TOKEN_BYTES) return fail('the token is too large');
-    return await check(parseToken(token), expected);
+    return await check(parseToken(token), expected, trusted);
   } catch (err) {
     if (err instanceof DerError) return fail(`the token is malformed (${err.message})`);
     throw err;
@@ -73,7 +80,11 @@ export async function verifyTimestampToken(
 
 const fail = (reason: string): TokenCheck => ({ ok: false, reason });
 
-async function check(token: ParsedToken, expected: TokenExpectation): Promise<TokenCheck> {
+async function check(
+  token: ParsedToken,
+  expected: TokenExpectation,
+  trusted: readonly Certificate[],
+): Promise<TokenCheck> {
   const imprintHash = hashName(token.imprintHash);
   const digest = imprintHash ? DIGESTS[imprintHash] : undefined;
   if (!digest) return fail('the message imprint uses an unsupported hash');
@@ -83,7 +94,6 @@ async function check(token: ParsedToken, expected: TokenExpectation): Promise<To
   if (expected.nonce && !(token.nonce && equalBytes(trimZeros(expected.nonce), token.nonce))) {
     return fail('the token does not carry the nonce of the request');
   }
-  const trusted = expected.trusted.map((der) => parseCertificate(der));
   const signer = [...token.certificates, ...trusted].find(
     (c) => equalBytes(c.issuer, token.signer.issuer) && equalBytes(c.serial, token.signer.serial),
   );
