@@ -10,7 +10,12 @@ import { issuedBy, KEY_USAGE, type Certificate } from './x509.js';
  * the path is a CA (basicConstraints cA, keyCertSign when keyUsage is present, its
  * pathLenConstraint honoured), every signature verifies, every certificate is valid at the stamped
  * time and carries no critical extension this reader does not process. The rule is that of
- * `openssl verify -purpose timestampsign -attime <genTime>`, which the tests compare it with.
+ * `openssl verify -purpose timestampsign -attime <genTime>`, which the tests compare it with, and
+ * stricter where openssl is lenient: a path has at most MAX_PATH certificates (openssl: 100); a
+ * pinned issuer needs basicConstraints cA (openssl also takes a v1 root or keyCertSign alone);
+ * the extended key usage lists timeStamping and nothing else (openssl ignores purposes it does
+ * not know); critical name or policy constraints are refused (openssl processes them). Among
+ * several certificates of the issuer's name, the one whose signature verifies is taken.
  */
 
 /** Most certificates in a path, the TSA's and the pinned one included. */
