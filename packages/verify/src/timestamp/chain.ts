@@ -1,4 +1,5 @@
 import { equalBytes } from './der.js';
+import { OID } from './token-parse.js';
 import { issuedBy, KEY_USAGE, type Certificate } from './x509.js';
 
 /**
@@ -27,8 +28,6 @@ const MAX_PATHS = 4;
 
 export type PathCheck = { ok: true; path: Certificate[] } | { ok: false; reason: string };
 
-export const TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
-
 export async function checkTsaPath(
   signer: Certificate,
   bag: readonly Certificate[],
@@ -53,7 +52,7 @@ export async function checkTsaPath(
 function tsaProblem(cert: Certificate): string | undefined {
   const eku = cert.extensions.extKeyUsage;
   if (!eku) return 'has no extended key usage: it is not for time-stamping (id-kp-timeStamping)';
-  if (eku.purposes.length !== 1 || eku.purposes[0] !== TIME_STAMPING) {
+  if (eku.purposes.length !== 1 || eku.purposes[0] !== OID.timeStamping) {
     return `is not for time-stamping alone (id-kp-timeStamping; it lists ${eku.purposes.join(', ')})`;
   }
   if (!eku.critical) return 'has a non-critical extended key usage (RFC 3161 2.3: critical)';
