@@ -31,10 +31,7 @@ function opensslSync(args: string[], cwd: string): void {
 }
 
 /** A CA and a TSA certificate it issues (EKU timeStamping, critical), and the ts config. */
-export function makeTsaFiles(
-  dir: string,
-  name = 'Test TSA',
-): { caFile: string; certFile: string; config: string } {
+export function makeTsaFiles(dir: string, name = 'Test TSA'): TsaFiles {
   fs.mkdirSync(dir, { recursive: true });
   opensslSync(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
   opensslSync(
@@ -81,20 +78,43 @@ export function makeTsaFiles(
     ],
     dir,
   );
-  fs.writeFileSync(path.join(dir, 'serial'), '01\n');
-  const config = path.join(dir, 'ts.cnf');
+  const config = tsConfig(dir, 'ts', {
+    certFile: path.join(dir, 'tsa.crt'),
+    keyFile: path.join(dir, 'tsa.key'),
+    certsFile: path.join(dir, 'ca.crt'),
+  });
+  return { caFile: path.join(dir, 'ca.crt'), certFile: path.join(dir, 'tsa.crt'), config };
+}
+
+export interface TsaFiles {
+  caFile: string;
+  certFile: string;
+  config: string;
+}
+
+/**
+ * `openssl ts -reply`'s configuration for a TSA: its certificate and key, and the certificates
+ * its tokens carry besides its own (`certsFile`).
+ */
+export function tsConfig(
+  dir: string,
+  name: string,
+  signer: { certFile: string; keyFile: string; certsFile: string },
+): string {
+  const serial = path.join(dir, `${name}.tsserial`);
+  fs.writeFileSync(serial, '01\n');
+  const config = path.join(dir, `${name}.cnf`);
   fs.writeFileSync(
     config,
     [
       '[ tsa ]',
       'default_tsa = tsa_config',
       '[ tsa_config ]',
-      `dir = ${dir}`,
-      'serial = $dir/serial',
+      `serial = ${serial}`,
       'crypto_device = builtin',
-      'signer_cert = $dir/tsa.crt',
-      'certs = $dir/ca.crt',
-      'signer_key = $dir/tsa.key',
+      `signer_cert = ${signer.certFile}`,
+      `certs = ${signer.certsFile}`,
+      `signer_key = ${signer.keyFile}`,
       'signer_digest = sha256',
       'default_policy = 1.2.3.4.1',
       'digests = sha256, sha384, sha512',
@@ -106,7 +126,7 @@ export function makeTsaFiles(
       '',
     ].join('\n'),
   );
-  return { caFile: path.join(dir, 'ca.crt'), certFile: path.join(dir, 'tsa.crt'), config };
+  return config;
 }
 
 export async function startTsa(dir: string, mode: TsaMode = 'ok'): Promise<TestTsa> {

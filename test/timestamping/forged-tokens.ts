@@ -134,9 +134,32 @@ export function testAuthority(name = 'Forged Test'): TestAuthority {
         notAfter: new Date(genTime.getTime() + (options.validUntil ?? 365 * DAY)),
         extensions: eku ? [extension(OID.extKeyUsage, seq(...eku.map((e) => oid(e))))] : [],
       });
-      return token(data, genTime, options, tsa, tsaKey, ca);
+      return token(data, genTime, options, { tsa, tsaKey, certificates: [tsa], other: ca });
     },
   };
+}
+
+/** A TSA made elsewhere (openssl): its certificate, key, and the certificates its tokens carry. */
+export interface TokenSigner {
+  certificate: Buffer;
+  key: KeyObject;
+  /** The certificates put in the token after the TSA's own (intermediates). */
+  chain: Buffer[];
+}
+
+/** A token over `data` signed by `signer`, stamped now unless `genTime` says otherwise. */
+export function tokenSignedBy(
+  signer: TokenSigner,
+  data: Uint8Array,
+  options: Pick<TokenOptions, 'nonce' | 'genTime'> = {},
+): Buffer {
+  const genTime = options.genTime ?? new Date(Math.floor(Date.now() / 1000) * 1000);
+  return token(data, genTime, options, {
+    tsa: signer.certificate,
+    tsaKey: signer.key,
+    certificates: [signer.certificate, ...signer.chain],
+    other: signer.chain[0] ?? signer.certificate,
+  });
 }
 
 function generalizedTime(date: Date): Buffer {
@@ -147,13 +170,20 @@ function generalizedTime(date: Date): Buffer {
   return tlv(0x18, Buffer.from(text, 'ascii'));
 }
 
+interface Signing {
+  tsa: Buffer;
+  tsaKey: KeyObject;
+  /** The token's certificates field. */
+  certificates: Buffer[];
+  /** What an ESS attribute naming another certificate names. */
+  other: Buffer;
+}
+
 function token(
   data: Uint8Array,
   genTime: Date,
   options: TokenOptions,
-  tsa: Buffer,
-  tsaKey: KeyObject,
-  ca: Buffer,
+  { tsa, tsaKey, certificates, other }: Signing,
 ): Buffer {
   const tstInfo = seq(
     integer(1),
@@ -164,7 +194,7 @@ function token(
     ...(options.nonce ? [integer(options.nonce)] : []),
   );
   const cert = parseCertificate(tsa);
-  const essTarget = options.signingCertificate === 'other' ? ca : tsa;
+  const essTarget = options.signingCertificate === 'other' ? other : tsa;
   const essCertIdV2 = seq(octets(sha256(essTarget)));
   const attrs = setOf(
     seq(oid(OID.contentType), setOf(oid(OID.tstInfo))),
@@ -185,7 +215,7 @@ function token(
     integer(3),
     setOf(algorithm(OID.sha256)),
     seq(oid(OID.tstInfo), explicit(0, octets(tstInfo))),
-    explicit(0, tsa),
+    explicit(0, ...certificates),
     setOf(signerInfo),
   );
   return seq(oid(OID.signedData), explicit(0, content));

@@ -35,13 +35,21 @@ describe('RFC 3161 token checks', () => {
     expect(await reasonOf(authority.stamp(data))).toContain('nonce');
   });
 
-  it('refuses a TSA certificate that is not for time-stamping', async () => {
+  it('refuses a TSA certificate that is not for time-stamping alone (RFC 3161 2.3)', async () => {
     const none = authority.stamp(data, { nonce, extKeyUsage: null });
-    expect(await reasonOf(none)).toContain('id-kp-timeStamping');
+    expect(await reasonOf(none)).toContain('has no extended key usage');
     const server = authority.stamp(data, { nonce, extKeyUsage: [SERVER_AUTH] });
-    expect(await reasonOf(server)).toContain('id-kp-timeStamping');
+    expect(await reasonOf(server)).toContain('not for time-stamping alone');
     const both = authority.stamp(data, { nonce, extKeyUsage: [SERVER_AUTH, TIME_STAMPING] });
-    expect(await reasonOf(both)).toBe('accepted');
+    expect(await reasonOf(both)).toContain('not for time-stamping alone');
+    const only = authority.stamp(data, { nonce, extKeyUsage: [TIME_STAMPING] });
+    expect(await reasonOf(only)).toBe('accepted');
+  });
+
+  it('says so when a pinned certificate, not the token, is malformed', async () => {
+    const token = authority.stamp(data, { nonce });
+    const pinned = { ...expected, trusted: [authority.ca.subarray(0, 40)] };
+    expect(await reasonOf(token, pinned)).toMatch(/^a pinned certificate is malformed/);
   });
 
   it('refuses a token without an ESS signing-certificate attribute, or naming another certificate', async () => {
@@ -53,9 +61,10 @@ describe('RFC 3161 token checks', () => {
 
   it('refuses a time stamped outside the TSA certificate’s validity', async () => {
     const early = authority.stamp(data, { nonce, validFrom: DAY, validUntil: 2 * DAY });
-    expect(await reasonOf(early)).toContain("outside the TSA certificate's validity");
+    const notValid = /^the TSA certificate "Forged Test TSA" is not valid at the stamped time/;
+    expect(await reasonOf(early)).toMatch(notValid);
     const late = authority.stamp(data, { nonce, validFrom: -2 * DAY, validUntil: -DAY });
-    expect(await reasonOf(late)).toContain("outside the TSA certificate's validity");
+    expect(await reasonOf(late)).toMatch(notValid);
   });
 });
 

@@ -17,9 +17,11 @@ export {
 export {
   certificateFingerprint,
   certificatesFromPem,
+  KEY_USAGE,
   MAX_CERTIFICATE_BYTES,
   parseCertificate,
   type Certificate,
+  type CertificateExtensions,
 } from './x509.js';
 export {
   MAX_TOKEN_BYTES,
@@ -29,4 +31,5 @@ export {
   type TokenCheck,
   type TokenExpectation,
 } from './token.js';
+export { MAX_PATH } from './chain.js';
 export { checkTimestamps, logSignedNote, type IndependentTime } from './steps.js';

@@ -13,7 +13,8 @@ import {
   type DerNode,
 } from './der.js';
 import { hashName, verifySignature } from './signature.js';
-import { issuedBy, parseCertificate, type Certificate } from './x509.js';
+import { checkTsaPath } from './chain.js';
+import { parseCertificate, type Certificate } from './x509.js';
 import { OID, parseToken, type ParsedToken } from './token-parse.js';
 
 export { OID } from './token-parse.js';
@@ -23,13 +24,12 @@ export { OID } from './token-parse.js';
  * accepted only when its TSTInfo's message imprint is the hash of the data it is said to stamp,
  * its signed attributes hold that TSTInfo's digest and the signer's certificate (ESS
  * signing-certificate, RFC 2634 / RFC 5035), the signature verifies under that certificate, and
- * the certificate is a pinned one or issued (through the token's own certificates) by one, for
- * time-stamping (id-kp-timeStamping) and valid at the stamped time.
+ * that certificate passes the path rule of chain.ts: for time-stamping alone, pinned or issued by
+ * a pinned certificate through CAs, every certificate valid at the stamped time.
  */
 
 /** Most bytes of one token read (a TSA's token with its certificate chain is a few KiB). */
 export const MAX_TOKEN_BYTES = 64 * 1024;
-const MAX_CHAIN = 4;
 
 const DIGESTS: Record<string, (data: Uint8Array) => Uint8Array> = {
   'SHA-256': sha256,
@@ -62,9 +62,16 @@ export async function verifyTimestampToken(
   token: Uint8Array,
   expected: TokenExpectation,
 ): Promise<TokenCheck> {
+  let trusted: Certificate[];
+  try {
+    trusted = expected.trusted.map((der) => parseCertificate(der));
+  } catch (err) {
+    if (err instanceof DerError) return fail(`a pinned certificate is malformed (${err.message})`);
+    throw err;
+  }
   try {
     if (token.length > MAX_TOKEN_BYTES) return fail('the token is too large');
-    return await check(parseToken(token), expected);
+    return await check(parseToken(token), expected, trusted);
   } catch (err) {
     if (err instanceof DerError) return fail(`the token is malformed (${err.message})`);
     throw err;
@@ -73,7 +80,11 @@ export async function verifyTimestampToken(
 
 const fail = (reason: string): TokenCheck => ({ ok: false, reason });
 
-async function check(token: ParsedToken, expected: TokenExpectation): Promise<TokenCheck> {
+async function check(
+  token: ParsedToken,
+  expected: TokenExpectation,
+  trusted: readonly Certificate[],
+): Promise<TokenCheck> {
   const imprintHash = hashName(token.imprintHash);
   const digest = imprintHash ? DIGESTS[imprintHash] : undefined;
   if (!digest) return fail('the message imprint uses an unsupported hash');
@@ -83,7 +94,6 @@ async function check(token: ParsedToken, expected: TokenExpectation): Promise<To
   if (expected.nonce && !(token.nonce && equalBytes(trimZeros(expected.nonce), token.nonce))) {
     return fail('the token does not carry the nonce of the request');
   }
-  const trusted = expected.trusted.map((der) => parseCertificate(der));
   const signer = [...token.certificates, ...trusted].find(
     (c) => equalBytes(c.issuer, token.signer.issuer) && equalBytes(c.serial, token.signer.serial),
   );
@@ -101,15 +111,8 @@ async function check(token: ParsedToken, expected: TokenExpectation): Promise<To
     data: signedBytes,
   });
   if (!signed) return fail("the token's signature does not verify under its TSA certificate");
-  if (!signer.extKeyUsage?.includes(OID.timeStamping)) {
-    return fail("the TSA's certificate is not for time-stamping (id-kp-timeStamping)");
-  }
-  if (token.genTime < signer.notBefore || token.genTime > signer.notAfter) {
-    return fail("the stamped time is outside the TSA certificate's validity");
-  }
-  if (!(await chainsToPinned(signer, token.certificates, trusted))) {
-    return fail("the TSA's certificate is not pinned nor issued by a pinned certificate");
-  }
+  const path = await checkTsaPath(signer, token.certificates, trusted, token.genTime);
+  if (!path.ok) return fail(path.reason);
   return {
     ok: true,
     genTime: token.genTime,
@@ -186,24 +189,6 @@ function signingCertificateProblem(
   return equalBytes(hashOf(signer.der), expectedHash)
     ? undefined
     : 'the signing-certificate attribute names another certificate';
-}
-
-async function chainsToPinned(
-  cert: Certificate,
-  bag: readonly Certificate[],
-  pinned: readonly Certificate[],
-): Promise<boolean> {
-  let current = cert;
-  for (let depth = 0; depth < MAX_CHAIN; depth += 1) {
-    if (pinned.some((p) => equalBytes(p.der, current.der))) return true;
-    for (const p of pinned) if (await issuedBy(current, p)) return true;
-    const next = bag.find(
-      (c) => !equalBytes(c.der, current.der) && equalBytes(c.subject, current.issuer),
-    );
-    if (!next || !(await issuedBy(current, next))) return false;
-    current = next;
-  }
-  return false;
 }
 
 /**

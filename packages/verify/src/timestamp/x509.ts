@@ -13,7 +13,10 @@ import {
   unsignedInteger,
   type DerNode,
 } from './der.js';
+import { parseExtensions, type CertificateExtensions } from './x509-extensions.js';
 import { verifySignature } from './signature.js';
+
+export { KEY_USAGE, type CertificateExtensions } from './x509-extensions.js';
 
 /** The parts of an RFC 5280 certificate that checking a time-stamp token needs. */
 export interface Certificate {
@@ -29,14 +32,13 @@ export interface Certificate {
   spki: Uint8Array;
   signatureAlgorithm: string;
   signature: Uint8Array;
-  /** Extended key usages (OIDs); undefined when the extension is absent. */
-  extKeyUsage: string[] | undefined;
+  /** The X.509v3 extensions path validation reads (RFC 5280 4.2). */
+  extensions: CertificateExtensions;
   /** The subject's commonName, for reports. */
   commonName: string | undefined;
 }
 
 const OID = {
-  extKeyUsage: '2.5.29.37',
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
 };
@@ -72,21 +74,10 @@ export function parseCertificate(der: Uint8Array): Certificate {
     spki,
     signatureAlgorithm: oidOf(sequence(algNode, 'signatureAlgorithm')[0]),
     signature: signature.subarray(1),
-    extKeyUsage: extensions ? extKeyUsageOf(extensions) : undefined,
+    extensions: parseExtensions(extensions),
     commonName:
       attributeOf(subjectNode, OID.commonName) ?? attributeOf(subjectNode, OID.organization),
   };
-}
-
-function extKeyUsageOf(wrapper: DerNode): string[] | undefined {
-  const list = sequence(children(wrapper)[0], 'extensions');
-  for (const extension of list) {
-    const parts = sequence(extension, 'extension');
-    if (oidOf(parts[0]) !== OID.extKeyUsage) continue;
-    const value = expect(parts[parts.length - 1], TAG.octetString, 'extension value').value;
-    return sequence(readWhole(value), 'extKeyUsage').map((n) => oidOf(n));
-  }
-  return undefined;
 }
 
 /** The first value of an attribute type in a Name, as text. */

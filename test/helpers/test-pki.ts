@@ -1,0 +1,135 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Certificates made with the openssl CLI (`openssl ca`, which can date a certificate in the
+ * past or the future), for crafting certification paths: each issued with the extensions of an
+ * extfile and a P-256 key of its own. Independent of the code that checks paths.
+ */
+
+export interface Issued {
+  name: string;
+  /** PEM files. */
+  certFile: string;
+  keyFile: string;
+  der: Buffer;
+  key: KeyObject;
+}
+
+export interface IssueOptions {
+  /** The issuer; absent: self-signed. */
+  issuer?: Issued;
+  /** extfile lines (openssl x509v3_config). */
+  ext: string[];
+  /** Validity, as Dates (default: from a day ago for ten years). */
+  notBefore?: Date;
+  notAfter?: Date;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+/** A root CA's extensions, and an intermediate's. */
+export const CA_EXT = ['basicConstraints = critical,CA:TRUE', 'keyUsage = critical,keyCertSign'];
+/** A TSA certificate as RFC 3161 2.3 wants it. */
+export const TSA_EXT = [
+  'basicConstraints = CA:FALSE',
+  'keyUsage = critical,digitalSignature',
+  'extendedKeyUsage = critical,timeStamping',
+];
+
+export function openssl(args: string[], cwd: string): string {
+  return execFileSync('openssl', args, { cwd, stdio: 'pipe', timeout: 60_000 }).toString();
+}
+
+/** An openssl command's exit status and output, whatever the status. */
+export function opensslStatus(args: string[], cwd: string): { status: number; out: string } {
+  const res = spawnSync('openssl', args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status: res.status ?? -1, out: `${res.stdout}${res.stderr}` };
+}
+
+/** `openssl ca`'s dates: GeneralizedTime YYYYMMDDHHMMSSZ. */
+const caDate = (date: Date): string =>
+  date
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+
+export class TestPki {
+  constructor(readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'index.txt'), '');
+    fs.writeFileSync(path.join(dir, 'ca.serial'), '1000\n');
+    fs.writeFileSync(
+      path.join(dir, 'ca.cnf'),
+      [
+        '[ ca ]',
+        'default_ca = test_ca',
+        '[ test_ca ]',
+        `dir = ${dir}`,
+        'database = $dir/index.txt',
+        'new_certs_dir = $dir',
+        'serial = $dir/ca.serial',
+        'default_md = sha256',
+        'policy = any',
+        'unique_subject = no',
+        'copy_extensions = none',
+        '[ any ]',
+        'commonName = supplied',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  issue(name: string, commonName: string, options: IssueOptions): Issued {
+    const file = (ext: string) => path.join(this.dir, `${name}.${ext}`);
+    openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('key')], this.dir);
+    openssl(
+      ['req', '-new', '-key', file('key'), '-subj', `/CN=${commonName}`, '-out', file('csr')],
+      this.dir,
+    );
+    fs.writeFileSync(file('ext'), `${options.ext.join('\n')}\n`);
+    const notBefore = options.notBefore ?? new Date(Date.now() - DAY);
+    const notAfter = options.notAfter ?? new Date(Date.now() + 3650 * DAY);
+    const signer = options.issuer
+      ? ['-cert', options.issuer.certFile, '-keyfile', options.issuer.keyFile]
+      : ['-selfsign', '-keyfile', file('key')];
+    openssl(
+      [
+        'ca',
+        '-batch',
+        '-notext',
+        '-config',
+        path.join(this.dir, 'ca.cnf'),
+        ...signer,
+        '-in',
+        file('csr'),
+        '-out',
+        file('crt'),
+        '-extfile',
+        file('ext'),
+        '-startdate',
+        caDate(notBefore),
+        '-enddate',
+        caDate(notAfter),
+      ],
+      this.dir,
+    );
+    const pem = fs.readFileSync(file('crt'), 'utf8');
+    return {
+      name,
+      certFile: file('crt'),
+      keyFile: file('key'),
+      der: Buffer.from(new X509Certificate(pem).raw),
+      key: createPrivateKey(fs.readFileSync(file('key'))),
+    };
+  }
+
+  /** Several certificates in one PEM file (openssl's -untrusted, a TSA's `certs`). */
+  bundle(name: string, certs: readonly Issued[]): string {
+    const file = path.join(this.dir, `${name}.pem`);
+    fs.writeFileSync(file, certs.map((c) => fs.readFileSync(c.certFile, 'utf8')).join(''));
+    return file;
+  }
+}
