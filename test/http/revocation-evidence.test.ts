@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceError } from '../../src/errors.js';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
@@ -168,6 +169,26 @@ describe('a revocation is what the log says, checked against its signed checkpoi
   });
 });
 
+/** RFC 9162 §2.1.1 MTH over entries, written here from the RFC (not the service's code). */
+function mth(entries: Buffer[]): Buffer {
+  const h = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+  if (entries.length === 1) return h(Buffer.from([0]), entries[0] as Buffer);
+  let k = 1;
+  while (k * 2 < entries.length) k *= 2;
+  return h(Buffer.from([1]), mth(entries.slice(0, k)), mth(entries.slice(k)));
+}
+
+/** What a fresh process (its own services over the same store) answers for the status. */
+async function freshStatusRefusal(ctx: TestContext, receiptHash: string): Promise<string> {
+  const fresh = await createServices(ctx.app.services.config, ctx.repos);
+  const refused = await fresh.receipts.publicStatus(receiptHash).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(isServiceError(refused) && refused.code).toBe('receipt_integrity_failed');
+  return (refused as Error).message;
+}
+
 describe('a process that starts after the rows were erased', () => {
   let ctx: TestContext;
   let key: string;
@@ -182,16 +203,43 @@ describe('a process that starts after the rows were erased', () => {
     await revoke(ctx, key, id);
     await ctx.app.services.anchoring.sealAll();
     await eraseRevocation(ctx, id);
-    // a fresh process (its own services over the same store) has seen nothing of the log yet
-    const fresh = await createServices(ctx.app.services.config, ctx.repos);
+    // a fresh process has seen nothing of the log yet: the signed tree has a leaf without entry
     for (const receiptHash of [hash, other.hash]) {
-      const refused = await fresh.receipts.publicStatus(receiptHash).then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      expect(isServiceError(refused) && refused.code).toBe('receipt_integrity_failed');
-      expect(String((refused as Error).message)).toMatch(/signed (tree|checkpoint)/);
+      expect(await freshStatusRefusal(ctx, receiptHash)).toMatch(/the store holds \d+ of their/);
     }
     await expectRefusedEverywhere(ctx, key, id, hash);
+  });
+});
+
+describe('a process that starts after the entry bytes were rewritten', () => {
+  let ctx: TestContext;
+  let key: string;
+  beforeAll(async () => {
+    ({ ctx, key } = await setUp());
+  });
+  afterAll(async () => ctx.close());
+
+  it("finds they do not give the checkpoint's root, nor a recomputed root its signature", async () => {
+    const { id, hash } = await issue(ctx, key);
+    await revoke(ctx, key, id);
+    await ctx.app.services.anchoring.sealAll();
+    const { knex } = ctx.db;
+    // the revocation entry becomes a receipt entry of some other hash, its leaf hash to match
+    const decoy = createHash('sha256').update('decoy').digest();
+    const leaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), decoy])).digest();
+    await knex('log_entries').where({ revokes: id }).update({ entry: decoy, leaf_hash: leaf });
+    await knex('revocations').where({ receipt_id: id }).delete();
+    await knex('receipts').where({ id }).update({ revoked_at: null, revoked_by: null });
+    expect(await freshStatusRefusal(ctx, hash)).toMatch(/do not give the root/);
+
+    // and the stored root made to match the rewritten entries: its note's signature does not
+    const rows = (await knex('log_leaves as l')
+      .join('log_entries as e', 'e.seq', 'l.seq')
+      .orderBy('l.leaf_index')
+      .select('e.entry')) as { entry: Uint8Array }[];
+    const root = mth(rows.map((r) => Buffer.from(r.entry)));
+    const latest = await knex('log_checkpoints').orderBy('tree_size', 'desc').first('tree_size');
+    await knex('log_checkpoints').where({ tree_size: latest.tree_size }).update({ root_hash: root });
+    expect(await freshStatusRefusal(ctx, hash)).toMatch(/not signed by the log's key/);
   });
 });
