@@ -7,7 +7,7 @@ import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocati
 import { loadPdfCredentials } from '../../src/pdf/sign/credentials.js';
 import { PdfSigner } from '../../src/pdf/sign/index.js';
 import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
-import { minimalRequest } from '../helpers/requests.js';
+import { minimalRequest, samplePdf } from '../helpers/requests.js';
 
 /**
  * A stored PDF is served only when its bytes are the PDF the service signed for that receipt in
@@ -29,12 +29,14 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-async function issue(): Promise<{ id: string; hash: string }> {
+/** A receipt; with `anchorable`, its proof artifact too, so that a seal anchors it. */
+async function issue(anchorable = false): Promise<{ id: string; hash: string }> {
+  const doc = { docHash: minimalRequest().doc.docHash, pdfBase64: samplePdf().toString('base64') };
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/api/v1/verify',
     headers: { 'x-api-key': key },
-    payload: minimalRequest(),
+    payload: anchorable ? minimalRequest({ doc }) : minimalRequest(),
   });
   expect(res.statusCode, res.body).toBe(200);
   return { id: res.json().receiptId, hash: res.json().receiptHash };
@@ -169,6 +171,18 @@ describe('stored PDF bytes are checked before they are served', () => {
     const other = await issue();
     await pdfOf(id);
     await expectMadeAgain(id, hash, 'issued', await pdfOf(other.id));
+  });
+
+  it('the PDF of the issued state in the place of the anchored one: made again, with its log entry', async () => {
+    const { id, hash } = await issue(true);
+    const issued = await pdfOf(id);
+    await ctx.app.services.anchoring.sealAll();
+    const anchored = await readBundle(await pdfOf(id));
+    const logIndex =
+      anchored.ok && (anchored.bundle as { logEntry?: { logIndex: number } }).logEntry;
+    expect(logIndex).toMatchObject({ logIndex: expect.any(Number) });
+    const read = await expectMadeAgain(id, hash, 'anchored', issued);
+    expect(read.ok && read.bundle).toMatchObject({ logEntry: logIndex });
   });
 
   it('the PDF of the issued state in the place of the revoked one: made again, REVOKED', async () => {
