@@ -45,8 +45,12 @@ export interface AuditedEntriesOptions<T> {
 export class AuditedEntries<T> {
   private verifiedSize = 0;
   private range: { level: number; index: number; hash: Uint8Array }[] = [];
-  /** A checkpoint whose entries did not verify: refused again without reading them again. */
-  private failed: { treeSize: number; reason: string } | undefined;
+  /**
+   * Why the entries did not verify, once they did not: later checkpoints extend the same tree,
+   * so they cannot verify either; refused from then on without reading the log again (a
+   * damaged store is restored and the process restarted).
+   */
+  private failed: string | undefined;
   private running: Promise<number> | undefined;
 
   constructor(private readonly options: AuditedEntriesOptions<T>) {}
@@ -64,17 +68,13 @@ export class AuditedEntries<T> {
   }
 
   private async walk(): Promise<number> {
+    if (this.failed !== undefined) throw new LogEntriesTampered(this.failed);
     const checkpoint = await this.options.log.latestCheckpoint();
-    if (!checkpoint) return this.verifiedSize;
-    if (this.failed?.treeSize === checkpoint.treeSize)
-      throw new LogEntriesTampered(this.failed.reason);
-    if (checkpoint.treeSize === this.verifiedSize) return this.verifiedSize;
+    if (!checkpoint || checkpoint.treeSize === this.verifiedSize) return this.verifiedSize;
     try {
       await this.verify(checkpoint);
     } catch (err) {
-      if (err instanceof LogEntriesTampered) {
-        this.failed = { treeSize: checkpoint.treeSize, reason: err.message };
-      }
+      if (err instanceof LogEntriesTampered) this.failed = err.message;
       throw err;
     }
     return this.verifiedSize;
