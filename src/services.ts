@@ -148,6 +148,7 @@ function issuerOf(
     notaries: stores.notaries,
     tenantPolicies: stores.tenantPolicies,
     tokenUses: stores.tokenUses,
+    oidcClockSkewSeconds: config.ciOidc.clockSkewSeconds,
     screening,
     signer,
     trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],

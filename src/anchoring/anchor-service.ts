@@ -1,6 +1,7 @@
 import { verifyCheckpoint } from './checkpoint.js';
 import { equalHashes, leafHash, verifyInclusion } from './merkle.js';
 import { consistencyProof, inclusionProof } from './proofs.js';
+import { AuditedEntries, type AuditedEntriesOptions } from './audited-entries.js';
 import { verifierKey, type NoteSigner } from './signed-note.js';
 import { parseTilePath } from './tile-path.js';
 import { TileReader } from './tiles.js';
@@ -241,6 +242,22 @@ export class AnchorService {
       toRoot: hashToWire(b.rootHash),
       proof: proofToWire(proof),
     };
+  }
+
+  /**
+   * A walk over the sealed entries that checks them against the signed checkpoint before the
+   * caller learns of them (audited-entries.ts); `select` picks what the caller keeps.
+   */
+  auditedEntries<T>(
+    select: AuditedEntriesOptions<T>['select'],
+    accept: AuditedEntriesOptions<T>['accept'],
+  ): AuditedEntries<T> {
+    return new AuditedEntries({
+      log: this.log,
+      checkpointSigned: (checkpoint) => this.checkpointSigned(checkpoint),
+      select,
+      accept,
+    });
   }
 
   private async checkpointSigned(checkpoint: CheckpointRecord): Promise<boolean> {

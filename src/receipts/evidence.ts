@@ -1,4 +1,5 @@
 import type { AnchorService, InclusionEvidence } from '../anchoring/anchor-service.js';
+import { LogEntriesTampered } from '../anchoring/audited-entries.js';
 import type { AnchorState } from '../contract/common.js';
 import { isServiceError, ServiceError } from '../errors.js';
 import { attestationOf, type SigstoreBundle } from './attestation.js';
@@ -7,9 +8,12 @@ import { ReceiptError, receiptHashNotFound } from './errors.js';
 import {
   integrityFailureOf,
   receiptIntegrityFailed,
+  type IntegrityFailure,
   type IntegrityFailureReporter,
   type ReceiptUse,
 } from './intact.js';
+import { LoggedRevocations } from './logged-revocations.js';
+import { revocationEvidenceFailure } from './revocation-evidence.js';
 import type { KeyRingSource } from './keyring.js';
 import { pdfSignerEndorsement } from './pdf-signer.js';
 import type { ReceiptLinks, ReceiptRecord, ReceiptStores } from './ports.js';
@@ -41,22 +45,52 @@ export type FindReceipt = (tenant: string, receiptId: string) => Promise<Receipt
  * that no longer verifies.
  */
 export class ReceiptEvidence {
+  /** The log's revocations, checked against its signed checkpoints (kept in this process). */
+  private readonly revocations: LoggedRevocations;
+
   constructor(
     private readonly deps: EvidenceDeps,
     private readonly find: FindReceipt,
-  ) {}
+  ) {
+    this.revocations = new LoggedRevocations(deps.anchoring);
+  }
 
   /**
    * Refuses a stored receipt that later verification would not accept (hash, row, signature):
    * whatever the service signs or publishes about a receipt vouches for the stored row, so a
    * row edited behind the service's back gets nothing signed over it.
    */
-  async assertIntact(record: ReceiptRecord, use: ReceiptUse): Promise<ReceiptRecord> {
+  async assertIntact(record: ReceiptRecord, use: ReceiptUse, again = true): Promise<ReceiptRecord> {
     const ring = await this.deps.keyRing.current();
     const failure = integrityFailureOf(record, ring, this.deps.signer !== undefined);
-    if (!failure) return record;
-    this.deps.onIntegrityFailure?.({ ...failure, use });
-    throw receiptIntegrityFailed({ ...failure, use });
+    if (failure) this.refuse({ ...failure, use });
+    const revocation = await this.revocationDisagreement(record);
+    if (revocation === undefined) return record;
+    // a revocation sealed between reading the row and the log: the row read again decides
+    const fresh = again
+      ? await this.deps.stores.receipts.findByHash(record.receipt.receiptHash)
+      : undefined;
+    if (fresh?.id === record.id) return this.assertIntact(fresh, use, false);
+    return this.refuse({ receiptId: record.id, use, revocation });
+  }
+
+  /**
+   * Why the store's revocation state of the receipt is not the log's: the log's revocation
+   * entries, checked against its signed checkpoint, against the rows (revocation-evidence.ts).
+   */
+  private async revocationDisagreement(record: ReceiptRecord): Promise<string | undefined> {
+    try {
+      const logged = await this.revocations.of(record.receipt.receiptHash);
+      return revocationEvidenceFailure(record, logged);
+    } catch (err) {
+      if (err instanceof LogEntriesTampered) return err.message;
+      throw err;
+    }
+  }
+
+  private refuse(failure: IntegrityFailure): never {
+    this.deps.onIntegrityFailure?.(failure);
+    throw receiptIntegrityFailed(failure);
   }
 
   /** The receipt as a Sigstore bundle with a DSSE-signed in-toto SLSA VSA (signed now). */
@@ -75,8 +109,8 @@ export class ReceiptEvidence {
   }
 
   /** The bundle of a stored receipt, refused when the receipt no longer verifies. */
-  async bundleOf(record: ReceiptRecord, use: ReceiptUse = 'bundle'): Promise<ReceiptBundleOf> {
-    await this.assertIntact(record, use);
+  async bundleOf(stored: ReceiptRecord, use: ReceiptUse = 'bundle'): Promise<ReceiptBundleOf> {
+    const record = await this.assertIntact(stored, use);
     const kid = record.receipt.receiptSignature?.kid;
     const ring = await this.deps.keyRing.current();
     const key = ring.publicJwks.find((k) => k.kid === kid);
@@ -124,9 +158,9 @@ export class ReceiptEvidence {
    * an older bundle can check the log only grew).
    */
   async publicStatus(receiptHash: string, fromTreeSize?: number): Promise<PublicStatus> {
-    const record = await this.deps.stores.receipts.findByHash(receiptHash);
-    if (!record) throw receiptHashNotFound();
-    await this.assertIntact(record, 'status');
+    const stored = await this.deps.stores.receipts.findByHash(receiptHash);
+    if (!stored) throw receiptHashNotFound();
+    const record = await this.assertIntact(stored, 'status');
     const now = (this.deps.now ?? (() => new Date()))();
     const status = signedStatus(statusStatementOf(record, now), this.deps.signer);
     const checkpoint = await this.deps.anchoring

@@ -13,8 +13,11 @@ export type IntegrityFailureReporter = (failure: IntegrityFailure) => void;
 export interface IntegrityFailure {
   receiptId: string;
   use: ReceiptUse;
-  integrityVerified: boolean;
-  signatureStatus: string;
+  /** Set when the row itself fails later verification. */
+  integrityVerified?: boolean;
+  signatureStatus?: string;
+  /** Set when the store's revocation state is not the log's (revocation-evidence.ts). */
+  revocation?: string;
 }
 
 /**
@@ -27,7 +30,7 @@ export function integrityFailureOf(
   record: ReceiptRecord,
   keyRing: KeyRing,
   signing: boolean,
-): Omit<IntegrityFailure, 'use'> | undefined {
+): { receiptId: string; integrityVerified: boolean; signatureStatus: string } | undefined {
   const status = verifyReceipt({
     receipt: record.receipt,
     row: { id: record.id, createdAt: record.createdAt },
@@ -48,9 +51,11 @@ export function integrityFailureOf(
 
 /** The refusal: the store holds a receipt the service did not write, so it vouches for nothing. */
 export function receiptIntegrityFailed(failure: IntegrityFailure): ServiceError {
-  return new ServiceError(
-    'receipt_integrity_failed',
-    `stored receipt ${failure.receiptId} does not verify (${failure.use} refused)`,
-    { details: failure },
-  );
+  const what =
+    failure.revocation === undefined
+      ? `stored receipt ${failure.receiptId} does not verify`
+      : `the store's revocation state of receipt ${failure.receiptId} is not the log's: ${failure.revocation}`;
+  return new ServiceError('receipt_integrity_failed', `${what} (${failure.use} refused)`, {
+    details: failure,
+  });
 }

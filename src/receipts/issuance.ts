@@ -35,6 +35,11 @@ export interface IssuanceDeps {
   tenantPolicies: TenantPolicyStore;
   /** Single use of OIDC tokens across every replica. */
   tokenUses: TokenUseStore;
+  /**
+   * The clock skew the OIDC verifier allows past a token's `exp` (CI_OIDC_CLOCK_SKEW_SECONDS):
+   * a use is kept as long as the token is accepted, so it cannot be replayed inside that skew.
+   */
+  oidcClockSkewSeconds: number;
   screening: ScreeningLists;
   signer: Signer | undefined;
   trustedEvents: string[];
@@ -159,7 +164,8 @@ export class ReceiptIssuer {
   /**
    * A valid token is accepted once: its first use (or the same tenant retrying the same
    * externalId) keeps it, any other use is a replay. Asked only for a new receipt, since an
-   * idempotent repeat answers with the receipt already issued.
+   * idempotent repeat answers with the receipt already issued. The use is kept until the
+   * verifier stops accepting the token, `exp` plus its clock skew, never less.
    */
   private async singleUse(
     tenant: string,
@@ -175,7 +181,7 @@ export class ReceiptIssuer {
       jti,
       tenant,
       externalId: request.externalId,
-      expiresAt: new Date(exp * 1000),
+      expiresAt: new Date((exp + this.deps.oidcClockSkewSeconds) * 1000),
     });
     return use === 'replayed' ? { kind: 'oidc-replayed', claims: identity.claims } : identity;
   }

@@ -14,4 +14,6 @@ export interface ReceiptPdfStore {
   get(receiptId: string, state: ReceiptPdfState): Promise<StoredReceiptPdf | undefined>;
   /** Keeps the first PDF of a state; a concurrent second one is dropped. */
   put(receiptId: string, state: ReceiptPdfState, stored: StoredReceiptPdf): Promise<void>;
+  /** Puts this PDF in place of the one kept for the state (whose bytes did not verify). */
+  replace(receiptId: string, state: ReceiptPdfState, stored: StoredReceiptPdf): Promise<void>;
 }

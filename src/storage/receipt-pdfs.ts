@@ -18,4 +18,15 @@ export class ReceiptPdfRepository implements ReceiptPdfStore {
       .onConflict(['receipt_id', 'state'])
       .ignore();
   }
+
+  async replace(
+    receiptId: string,
+    state: ReceiptPdfState,
+    stored: StoredReceiptPdf,
+  ): Promise<void> {
+    await this.knex('receipt_pdfs')
+      .insert({ receipt_id: receiptId, state, receipt_hash: stored.receiptHash, pdf: stored.pdf })
+      .onConflict(['receipt_id', 'state'])
+      .merge(['receipt_hash', 'pdf']);
+  }
 }

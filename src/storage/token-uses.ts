@@ -3,8 +3,9 @@ import type { TokenUse, TokenUseStore } from '../receipts/ports.js';
 
 /**
  * Single use of CI OIDC tokens (`oidc_token_uses`): the first use of an (issuer, jti) wins by
- * the primary key, so two replicas racing with one token cannot both accept it. Expired uses
- * are swept as new ones arrive (an expired token no longer verifies, so its row proves nothing).
+ * the primary key, so two replicas racing with one token cannot both accept it. A use is kept
+ * until its `expiresAt` (the domain sets it past the token's `exp` by the verifier's clock skew)
+ * and swept as new uses arrive after it: a token that no longer verifies needs no row.
  */
 export class TokenUseRepository implements TokenUseStore {
   constructor(private readonly knex: Knex) {}

@@ -124,6 +124,23 @@ describe('an OIDC token is bound to its run, used once, for a tenant that claims
     expect(statement.predicate.verificationResult).toBe('FAILED');
   });
 
+  it('past exp but within the clock skew the token still verifies, and its use is still kept', async () => {
+    const request = runRequest('octo-org/widgets');
+    const token = await issuer.sign(claimsOf(request), { expiresIn: 1 });
+    const exp = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).exp;
+    expect((await send(keyA, request, { 'x-ci-oidc-token': token })).receiptStatus).toBe('clean');
+    // exp + 1 s: inside CI_OIDC_CLOCK_SKEW_SECONDS (60), so the verifier accepts the token
+    await new Promise((resolve) => setTimeout(resolve, exp * 1000 + 1_000 - Date.now()));
+    const sameTenant = await send(
+      keyA,
+      { ...request, externalId: `release-build-late-${Date.now()}` },
+      { 'x-ci-oidc-token': token, 'x-ci-run': `${request.runId}/1` },
+    );
+    expect(sameTenant.reasons).toEqual(['identity_replayed']);
+    const otherTenant = await send(keyB, request, { 'x-ci-oidc-token': token });
+    expect(otherTenant.reasons).toEqual(['identity_replayed']);
+  });
+
   it('a tenant without a repository policy: repository_unclaimed (WARN, never clean)', async () => {
     const request = runRequest('octo-org/widgets');
     const got = await send(keyUnclaimed, request, {

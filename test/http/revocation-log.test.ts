@@ -110,19 +110,19 @@ describe('revocations in the log', () => {
     });
   });
 
-  it('still reports revoked when the row and the audit row are cleared, and says they disagree', async () => {
+  it('still reports revoked when the row is cleared, and says they disagree', async () => {
     const receipt = await issue();
     await revokeVia(ctx.app, key, receipt.id, issuerPem);
     await ctx.db
       .knex('receipts')
       .where({ id: receipt.id })
       .update({ revoked_at: null, revoked_by: null });
-    await ctx.db.knex('revocations').where({ receipt_id: receipt.id }).delete();
     expect(await laterVerification(receipt.id)).toMatchObject({
       verified: false,
       revoked: true,
       integrityVerified: false,
     });
+    // the log entry and its revocation row agree: the edited column does not un-revoke
     const status = await publicStatus(receipt.hash);
     expect(status.status).toBe('revoked');
     expect(status.inconsistency).toBe('the log holds a revocation the store row does not show');
@@ -130,20 +130,29 @@ describe('revocations in the log', () => {
       status: 'FAIL',
       detail: expect.stringContaining('the service reports: the log holds a revocation'),
     });
+    // without its revocation row as well, nothing is signed about it
+    await ctx.db.knex('revocations').where({ receipt_id: receipt.id }).delete();
+    expect(await laterVerification(receipt.id)).toMatchObject({ revoked: true });
+    const refused = await ctx.app.inject({ url: `/status/${receipt.hash}` });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ error: 'dependency_unavailable' });
     // and it cannot be revoked a second time
     const again = await revokeVia(ctx.app, key, receipt.id, issuerPem);
     expect(again.json()).toMatchObject({ result: 'ALREADY_REVOKED' });
   });
 
-  it('reports an inconsistency when the row says revoked without a log entry', async () => {
+  it('refuses to sign a status when the row says revoked without a log entry', async () => {
     const receipt = await issue();
     await ctx.db.knex('receipts').where({ id: receipt.id }).update({ revoked_at: new Date() });
     expect(await laterVerification(receipt.id)).toMatchObject({
       revoked: true,
       integrityVerified: false,
     });
-    expect((await publicStatus(receipt.hash)).inconsistency).toBe(
-      'the store marks this receipt revoked but the log holds no revocation for it',
+    const refused = await ctx.app.inject({ url: `/status/${receipt.hash}` });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ error: 'dependency_unavailable' });
+    await expect(ctx.app.services.receipts.publicStatus(receipt.hash)).rejects.toThrow(
+      'the store marks this receipt revoked but the log holds no revocation entry for it',
     );
   });
 
@@ -162,11 +171,11 @@ describe('revocations in the log', () => {
       .insert({ revokes: receipt.id, entry: forged.entry, leaf_hash: forged.leafHash });
     const state = await laterVerification(receipt.id);
     expect(state).toMatchObject({ revoked: false, integrityVerified: false });
-    const status = await publicStatus(receipt.hash);
-    expect(status.status).toBe('active');
-    expect((await statusStep(receipt.hash))?.status).toBe('WARN');
-    expect(status.inconsistency).toBe(
-      'the log holds a revocation entry for this receipt that does not verify',
+    const refused = await ctx.app.inject({ url: `/status/${receipt.hash}` });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ error: 'dependency_unavailable' });
+    await expect(ctx.app.services.receipts.publicStatus(receipt.hash)).rejects.toThrow(
+      'the queued revocation entry of this receipt does not verify',
     );
   });
 });

@@ -24,7 +24,7 @@ export interface CiIdentityClaims {
   repository_id?: string;
   repository_owner_id?: string;
   runner_environment?: string;
-  /** The token's id and expiry (seconds): it is accepted once, remembered until it expires. */
+  /** The token's id and expiry (seconds): it is accepted once, remembered while it verifies. */
   jti?: string;
   exp?: number;
 }
