@@ -33,7 +33,7 @@ export const UNIT_TESTS = [
   'packages/verify/test/{cli,log}/**/*.test.ts',
   'packages/verify/test/pdf/{attachment,endorsement,text}.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
-  'test/receipts/{canonical,policy,revocation,seal,seal-interop}.test.ts',
+  'test/receipts/{canonical,ci-proof,policy,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',
   'test/screening/**/*.test.ts',
   'test/files/{screening-lists,signing-key-file}.test.ts',
