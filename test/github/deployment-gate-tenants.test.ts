@@ -1,9 +1,7 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ed25519Pem } from '../helpers/context.js';
 import { bodyOf } from '../helpers/ci-run.js';
 import { startIssuer } from '../helpers/oidc-issuer.js';
-import { issuerHeaders, registerIssuer } from '../helpers/revocation.js';
 import { sleep, until } from '../helpers/until.js';
 import { deliver, nockRepoConfig, unmatched } from './helpers.js';
 import { gateKit, sha, type CheckRun, type Repository } from './gate-helpers.js';
@@ -23,7 +21,7 @@ const suite = githubSuite({
   CI_OIDC_ISSUERS: issuer.url,
   CI_OIDC_AUDIENCE: AUDIENCE,
 });
-const { repository, rulePayload, gateRow, nockCallback, nockGate, issue } = gateKit(suite);
+const { repository, rulePayload, gateRow, nockCallback, nockGate, issue, revoke } = gateKit(suite);
 const POLICY = 'deployments:\n  production:\n    identity: proven\n';
 const ATTACKER = 'tenant-b';
 
@@ -70,17 +68,7 @@ async function attackerReceipt(repo: Repository, commit: string): Promise<string
 }
 
 /** B revokes its own receipt, as any tenant may. */
-async function revokeAsAttacker(receiptId: string): Promise<void> {
-  const pem = ed25519Pem();
-  await registerIssuer(suite.ctx.repos, pem, ATTACKER, `escrow-${receiptId}`);
-  const key = await suite.ctx.apiKey(['revoke'], ATTACKER);
-  const res = await suite.ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/receipt/${receiptId}/revoke`,
-    headers: { 'x-api-key': key, ...issuerHeaders(pem, receiptId, `escrow-${receiptId}`) },
-  });
-  expect(res.statusCode).toBe(200);
-}
+const revokeAsAttacker = (receiptId: string) => revoke(ATTACKER, receiptId);
 
 describe('another tenant cannot decide the deployment', () => {
   it("B's receipt with B's own token is BLOCK and records the token as refused, not as oidc", async () => {

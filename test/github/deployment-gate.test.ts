@@ -19,8 +19,17 @@ import { githubSuite } from './suite.js';
  */
 const suite = githubSuite({ DEPLOYMENT_GATE_POLL_MS: '100' });
 
-const { repository, rulePayload, gateRow, gateDeps, nockGateCheck, nockCallback, nockGate, issue } =
-  gateKit(suite);
+const {
+  revoke,
+  repository,
+  rulePayload,
+  gateRow,
+  gateDeps,
+  nockGateCheck,
+  nockCallback,
+  nockGate,
+  issue,
+} = gateKit(suite);
 
 const silentLog = pino({ level: 'silent' }) as unknown as GateSweeperDeps['log'];
 
@@ -312,6 +321,57 @@ describe('deployment gate', () => {
       rulePayload(repo, commit, { environment: 'staging' }),
     );
     expect(res.statusCode).toBe(200);
+  });
+
+  it('a callback URL on another origin, with this repository’s own run path: refused, nothing called or stored', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    for (const origin of [
+      'https://attacker.example',
+      'http://api.github.com',
+      'https://api.github.com:8443',
+    ]) {
+      const callbackUrl = `${origin}/repos/${repo.full_name}/actions/runs/1/deployment_protection_rule`;
+      const res = await deliver(
+        suite.ctx.app,
+        'deployment_protection_rule',
+        rulePayload(repo, commit, { callbackUrl }),
+      );
+      expect(res.statusCode, origin).toBe(500);
+    }
+    // no token asked, no policy read, no answer: the suite fails on any GitHub call made
+    expect(await gateRow(repo)).toBeUndefined();
+  });
+
+  it('a revoked receipt that is not the newest of the set still rejects', async () => {
+    const repo = repository();
+    const commit = sha();
+    const older = await issue(repo, commit);
+    await sleep(5); // distinct creation times: the revoked one is the older
+    const newer = await issue(repo, commit);
+    await revoke(suite.tenant, older.id);
+    expect(newer.createdAt.getTime()).toBeGreaterThan(older.createdAt.getTime());
+    const answers = nockGate(repo, POLICY);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(answers[0]).toMatchObject({ state: 'rejected' });
+    expect(answers[0]?.comment).toContain(`receipt ${older.id} is revoked`);
+  });
+
+  it('an environment named in another case than the policy: its entry, not *', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    // `*` would approve; the `production` entry wants an OIDC-proven receipt, which this is not
+    const yaml = 'deployments:\n  production:\n    identity: oidc\n  "*": {}\n';
+    const answers = nockGate(repo, yaml);
+    await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit, { environment: 'Production' }),
+    );
+    expect(answers[0]).toMatchObject({ state: 'rejected', environment_name: 'Production' });
+    expect(answers[0]?.comment).toContain('identity not verified by an OIDC token of the run');
   });
 
   it('a callback URL that is not this repository’s run is never called', async () => {

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import nock from 'nock';
 import type { ReceiptsAppDeps } from '../../src/github/deps.js';
 import type { CiIdentityEvidence } from '../../src/receipts/ci-identity/identity.js';
+import { ed25519Pem } from '../helpers/context.js';
+import { issuerHeaders, registerIssuer } from '../helpers/revocation.js';
 import { APP_ID, workflowRunPayload } from './fixtures.js';
 import { GITHUB_API, nockRepoConfig, nockToken, PUBLIC_URL, TOKEN } from './helpers.js';
 import type { GitHubSuite } from './suite.js';
@@ -175,7 +177,24 @@ export function gateKit(suite: GitHubSuite) {
     return record;
   }
 
+  /** `tenant` revokes its receipt through the API, as its own (new) issuer. */
+  async function revoke(tenant: string, receiptId: string): Promise<void> {
+    const pem = ed25519Pem();
+    const issuerId = `escrow-${randomUUID()}`;
+    await registerIssuer(suite.ctx.repos, pem, tenant, issuerId);
+    const res = await suite.ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/receipt/${receiptId}/revoke`,
+      headers: {
+        'x-api-key': await suite.ctx.apiKey(['revoke'], tenant),
+        ...issuerHeaders(pem, receiptId, issuerId),
+      },
+    });
+    if (res.statusCode !== 200) throw new Error(`revocation refused: ${res.body}`);
+  }
+
   return {
+    revoke,
     repository,
     rulePayload,
     gateRow,
