@@ -48,7 +48,7 @@ export const UNIT_TESTS = [
   'test/http/plugins/json-body.test.ts',
   'test/pdf/**/*.test.ts',
   'test/cli/suggest.test.ts',
-  'test/github/deployment-policy.test.ts',
+  'test/github/{deployment-callback,deployment-policy}.test.ts',
   'test/verifier/pdf-binding.test.ts',
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules
   'test/action/{action-yml,backoff}.test.ts',
