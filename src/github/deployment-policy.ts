@@ -3,8 +3,9 @@ import { CI_PROFILE_IDS } from '../receipts/ci-profiles.js';
 
 /**
  * The `deployments` policy of `.github/receipts.yml` (docs/github-app.md, "Gate deployments"):
- * per environment (its name, compared as GitHub does without case, else `*`), which CI receipts of the deployment's commit count and
- * what they must show. Evaluation is pure: the handler gathers the receipts, this decides.
+ * per environment (its name, without case as GitHub compares them, else `*`), which CI receipts
+ * of the deployment's commit count and what they must show. Evaluation is pure: the handler
+ * gathers the receipts, this decides.
  */
 
 const DURATION = /^([1-9][0-9]{0,5})(m|h|d)$/;
