@@ -33,7 +33,7 @@ export const UNIT_TESTS = [
   'packages/verify/test/{cli,log}/**/*.test.ts',
   'packages/verify/test/pdf/{attachment,endorsement,text,revisions,revisions-fuzz}.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
-  'test/receipts/{canonical,log-waiters,policy,revocation,seal,seal-interop}.test.ts',
+  'test/receipts/{canonical,ci-proof,log-waiters,policy,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',
   'test/screening/**/*.test.ts',
   'test/files/{screening-lists,signing-key-file}.test.ts',
@@ -48,7 +48,7 @@ export const UNIT_TESTS = [
   'test/http/plugins/json-body.test.ts',
   'test/pdf/**/*.test.ts',
   'test/cli/suggest.test.ts',
-  'test/github/{app-permissions,deployment-policy,policy-check}.test.ts',
+  'test/github/{app-permissions,deployment-callback,deployment-policy,policy-check}.test.ts',
   'test/verifier/pdf-binding.test.ts',
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules
   'test/action/{action-yml,backoff}.test.ts',

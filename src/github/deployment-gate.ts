@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Digest } from '../receipts/canonical.js';
+import { ciProofOf, type GateScope } from '../receipts/ci-proof.js';
 import type { ReceiptRecord } from '../receipts/ports.js';
 import { revocationOf } from '../receipts/record-state.js';
 import { isStoreUnavailable } from '../storage/unavailable.js';
@@ -18,13 +19,9 @@ import { REPO_CONFIG_PATH, type RepoConfigResult } from './repo-config.js';
  * words of the answer. Everything that goes wrong here rejects (fail closed).
  */
 
-export interface GateRequest {
-  /** `owner/repo`. */
-  repository: string;
+/** The gate's repository, commit, installation and tenant (`GateScope`), and what it asks. */
+export interface GateRequest extends GateScope {
   environment: string;
-  sha: string;
-  /** The installation's tenant: its App receipts count; other tenants' only when OIDC-proven. */
-  tenant: string;
   requestedAt: Date;
 }
 
@@ -62,6 +59,7 @@ function runnerOf(record: ReceiptRecord, claim: unknown): string | undefined {
 async function gateReceiptOf(deps: ReceiptsAppDeps, record: ReceiptRecord): Promise<GateReceipt> {
   const subject = record.receipt.subject as { identity?: Record<string, unknown> };
   const identity = subject.identity ?? {};
+  const proof = ciProofOf(record.receipt);
   const intact = await deps.receipts.assertIntact(record, 'deployment-gate').then(
     () => true,
     () => false,
@@ -74,20 +72,19 @@ async function gateReceiptOf(deps: ReceiptsAppDeps, record: ReceiptRecord): Prom
     decision: record.receipt.decision,
     revoked: revocationOf(record).revoked,
     intact,
-    identitySource: typeof identity.source === 'string' ? identity.source : undefined,
-    workflowRef: typeof identity.workflow_ref === 'string' ? identity.workflow_ref : undefined,
+    identitySource: proof?.source,
+    workflowRef:
+      proof?.source === 'oidc' && typeof identity.workflow_ref === 'string'
+        ? identity.workflow_ref
+        : undefined,
     runnerEnvironment: runnerOf(record, identity.runner_environment),
   };
 }
 
-/** The installation's own receipts, and any tenant's whose OIDC token proves the run. */
+/** Only the receipts that prove a run of this repository count (`countsForGate`). */
 async function countingReceipts(deps: ReceiptsAppDeps, request: GateRequest) {
-  const records = await deps.receipts.ciReceiptsForCommit(request.repository, request.sha);
-  const trusted = records.filter((record) => {
-    const subject = record.receipt.subject as { identity?: { source?: unknown } };
-    return record.tenant === request.tenant || subject.identity?.source === 'oidc';
-  });
-  return Promise.all(trusted.map((record) => gateReceiptOf(deps, record)));
+  const records = await deps.receipts.gateReceipts(request);
+  return Promise.all(records.map((record) => gateReceiptOf(deps, record)));
 }
 
 /** The decision under the policy now; an invalid policy or any failure rejects. */

@@ -3,8 +3,9 @@ import { CI_PROFILE_IDS } from '../receipts/ci-profiles.js';
 
 /**
  * The `deployments` policy of `.github/receipts.yml` (docs/github-app.md, "Gate deployments"):
- * per environment (exact name, else `*`), which CI receipts of the deployment's commit count and
- * what they must show. Evaluation is pure: the handler gathers the receipts, this decides.
+ * per environment (its name, without case as GitHub compares them, else `*`), which CI receipts
+ * of the deployment's commit count and what they must show. Evaluation is pure: the handler
+ * gathers the receipts, this decides.
  */
 
 const DURATION = /^([1-9][0-9]{0,5})(m|h|d)$/;
@@ -46,18 +47,43 @@ export type EnvironmentPolicy = z.infer<typeof EnvironmentPolicy>;
 
 const ENVIRONMENT_NAME = /^(\*|[^\s][^\n]{0,254})$/;
 
+/** GitHub compares environment names case-insensitively: `Production` is `production`. */
+const environmentKey = (name: string): string => name.toLowerCase();
+
+/** Names that GitHub takes for one environment, listed twice. */
+function sameEnvironmentTwice(value: Record<string, unknown>): string[] {
+  const seen = new Map<string, string>();
+  const twice: string[] = [];
+  for (const name of Object.keys(value)) {
+    const first = seen.get(environmentKey(name));
+    if (first !== undefined) twice.push(`${first} and ${name}`);
+    else seen.set(environmentKey(name), name);
+  }
+  return twice;
+}
+
 export const DeploymentsPolicy = z
   .record(z.string().regex(ENVIRONMENT_NAME, 'an environment name or *'), EnvironmentPolicy)
-  .refine((value) => Object.keys(value).length <= 100, 'at most 100 environments');
+  .refine((value) => Object.keys(value).length <= 100, 'at most 100 environments')
+  .superRefine((value, ctx) => {
+    for (const pair of sameEnvironmentTwice(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${pair} name the same environment (GitHub ignores case): keep one`,
+      });
+    }
+  });
 export type DeploymentsPolicy = z.infer<typeof DeploymentsPolicy>;
 
-/** The environment's policy: its exact name first, else `*`, else none (not gated). */
+/** The environment's policy: its name in any case, else `*`, else none (not gated). */
 export function policyFor(
   policies: DeploymentsPolicy | undefined,
   environment: string,
 ): EnvironmentPolicy | undefined {
   if (!policies) return undefined;
-  return Object.hasOwn(policies, environment) ? policies[environment] : policies['*'];
+  const key = environmentKey(environment);
+  const named = Object.keys(policies).find((name) => name !== '*' && environmentKey(name) === key);
+  return named === undefined ? policies['*'] : policies[named];
 }
 
 /** What the gate knows about one CI receipt of the commit. */

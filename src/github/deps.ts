@@ -9,10 +9,7 @@ export interface ReceiptsAppDeps {
   /** The service's trusted events (CI_TRUSTED_EVENTS or the documented default list). */
   defaultTrustedEvents: readonly string[];
   /** The receipt use cases: the same issuance path as POST /api/v1/verifications/ci. */
-  receipts: Pick<
-    ReceiptService,
-    'issueCi' | 'findByExternalId' | 'assertIntact' | 'ciReceiptsForCommit'
-  >;
+  receipts: Pick<ReceiptService, 'issueCi' | 'findByExternalId' | 'assertIntact' | 'gateReceipts'>;
   /** Gated deployments, pending and decided. */
   gates: DeploymentGateStore;
   /** Signs deployment decision records; undefined when SIGNING_DISABLED. */

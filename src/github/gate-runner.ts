@@ -99,7 +99,7 @@ export async function requestGate(
   deps: ReceiptsAppDeps,
   octokit: Octokit,
   log: Context['log'],
-  request: GateRequest & { installationId: number; callbackUrl: string; deploymentId: number },
+  request: GateRequest & { callbackUrl: string; deploymentId: number },
   policy: GatePolicy,
 ): Promise<void> {
   const gate: NewDeploymentGate = { id: randomUUID(), ...request, ...policyColumns(policy) };

@@ -156,7 +156,12 @@ export class ReceiptIssuer {
       createdAt: now.toISOString(),
       policyProfile: profileId,
       inputsCommitment,
-      subject: ciSubject(request, identity, options.subjectDigest),
+      subject: ciSubject(
+        request,
+        identity,
+        options.subjectDigest,
+        outcomes.find((o) => o.checkId === 'ci.identity'),
+      ),
       outcomes,
     };
   }
@@ -259,13 +264,14 @@ function sameInputs(record: ReceiptRecord, inputsCommitment: string): ReceiptRec
   );
 }
 
-/** What a CI receipt says it is about: the run, and the artifact and identity when proven. */
+/** What a CI receipt says it is about: the run, the artifact, and the identity sent with it. */
 function ciSubject(
   request: CiVerificationRequest,
   identity: CiIdentityEvidence,
   subjectDigest: string | undefined,
+  identityOutcome: CheckOutcome | undefined,
 ): ReceiptDraft['subject'] {
-  const proven = identitySubject(identity);
+  const recorded = identitySubject(identity, identityOutcome);
   return {
     kind: 'ci-workflow-run',
     externalId: request.externalId,
@@ -275,6 +281,6 @@ function ciSubject(
     subjectKind: request.subject.kind,
     summary: request.subject.summary,
     ...(subjectDigest ? { artifactDigest: subjectDigest } : {}),
-    ...(proven ? { identity: proven } : {}),
+    ...(recorded ? { identity: recorded } : {}),
   };
 }

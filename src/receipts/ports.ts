@@ -74,10 +74,15 @@ export interface ReceiptStore {
   /** Any tenant's receipt with this `sha256:` hash (the public status endpoint), or undefined. */
   findByHash(receiptHash: string): Promise<ReceiptRecord | undefined>;
   /**
-   * CI receipts of any tenant about this repository (case-insensitive) and commit, newest first,
-   * at most `limit`: what a deployment gate weighs (it decides which of them count).
+   * The proven CI receipts of this repository (case-insensitive) and commit, newest first, at
+   * most `limit`: those proven by an OIDC token (any tenant) and those proven by the GitHub App
+   * in `tenant`. Receipts that prove nothing are excluded before the limit, so no number of them
+   * can push a proven one out.
    */
-  findCiForCommit(repository: string, headSha: string, limit: number): Promise<ReceiptRecord[]>;
+  findProvenCiForCommit(
+    query: { repository: string; headSha: string; tenant: string },
+    limit: number,
+  ): Promise<ReceiptRecord[]>;
   /**
    * Those of these receipts (any tenant's) whose log entry has a position in the log: one read
    * for all of them, however many (what waiters woken by one seal ask together, log-waiters.ts).

@@ -6,6 +6,7 @@ import type { VerificationRequest } from '../contract/verification.js';
 import type { SigstoreBundle } from './attestation.js';
 import type { ReceiptBundleOf } from './bundle.js';
 import { ServiceError } from '../errors.js';
+import { countsForGate, type GateScope } from './ci-proof.js';
 import { ciResponseOf } from './ci-result.js';
 import type { OidcVerifier } from './ci-identity/oidc.js';
 import type { PublicStatus } from './public-status.js';
@@ -19,6 +20,9 @@ import { revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
 import { verifyReceipt } from './verify.js';
 import type { ReceiptUse } from './intact.js';
+
+/** The newest proven receipts a deployment gate weighs. */
+const GATE_RECEIPTS_MAX = 50;
 
 /** The stores, keys and log of the receipt evidence (`EvidenceDeps`), and what issuance needs. */
 export interface ReceiptServiceDeps extends EvidenceDeps {
@@ -131,9 +135,16 @@ export class ReceiptService {
     return this.deps.stores.receipts.findByExternalId(tenant, externalId);
   }
 
-  /** CI receipts of the repository's commit, of every tenant (the caller decides which count). */
-  ciReceiptsForCommit(repository: string, headSha: string): Promise<ReceiptRecord[]> {
-    return this.deps.stores.receipts.findCiForCommit(repository, headSha, 50);
+  /**
+   * The receipts that count for a deployment gate (`countsForGate`), newest first, at most 50:
+   * the store selects the proven ones, and each is judged again from its signed body.
+   */
+  async gateReceipts(gate: GateScope): Promise<ReceiptRecord[]> {
+    const records = await this.deps.stores.receipts.findProvenCiForCommit(
+      { repository: gate.repository, headSha: gate.sha, tenant: gate.tenant },
+      GATE_RECEIPTS_MAX,
+    );
+    return records.filter((record) => countsForGate(record, gate));
   }
 
   list(

@@ -8,6 +8,7 @@ import type {
   ReceiptStore,
 } from '../receipts/ports.js';
 import { Batcher } from './batcher.js';
+import { PROVEN_CI_RECEIPT } from './migrations/024_proven_ci_receipts.js';
 import { RowCache, type ChangeFeed } from './change-feed.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { staleReceipt, toRecord, type ReceiptRow, type SummaryRow } from './receipt-rows.js';
@@ -142,15 +143,24 @@ export class ReceiptRepository implements ReceiptStore {
     return row ? toRecord(row as ReceiptRow) : undefined;
   }
 
-  async findCiForCommit(
-    repository: string,
-    headSha: string,
+  /**
+   * Proof, repository and commit are conditions of the query, before its limit, stated as the
+   * partial index of migration 024 states them (the planner uses a partial index only when the
+   * query repeats its condition). The domain judges each row again from its signed body.
+   */
+  async findProvenCiForCommit(
+    query: { repository: string; headSha: string; tenant: string },
     limit: number,
   ): Promise<ReceiptRecord[]> {
     const rows = (await this.select(this.knex)
-      .whereRaw(`r.body->'subject'->>'kind' = 'ci-workflow-run'`)
-      .whereRaw(`r.body->'subject'->>'headSha' = ?`, [headSha])
-      .whereRaw(`lower(r.body->'subject'->>'repository') = lower(?)`, [repository])
+      .whereRaw(PROVEN_CI_RECEIPT)
+      .whereRaw(`lower(r.body->'subject'->>'repository') = lower(?)`, [query.repository])
+      .whereRaw(`r.body->'subject'->>'headSha' = ?`, [query.headSha])
+      .where((proof) =>
+        proof
+          .whereRaw(`r.body->'subject'->'identity'->>'source' = 'oidc'`)
+          .orWhere('r.tenant', query.tenant),
+      )
       .orderBy([
         { column: 'r.created_at', order: 'desc' },
         { column: 'r.id', order: 'desc' },

@@ -1,17 +1,15 @@
 import { sleep, until } from '../helpers/until.js';
-import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
-import nock from 'nock';
+import { createPublicKey, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ed25519Pem } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import pino from 'pino';
 import type { DeploymentDecision } from '../../src/contract/deployments.js';
 import { canonicalJson } from '../../src/receipts/canonical.js';
-import type { ReceiptsAppDeps } from '../../src/github/deps.js';
 import { sweepGates, type GateSweeperDeps } from '../../src/github/gate-runner.js';
-import { APP_ID, workflowRunPayload } from './fixtures.js';
 import { TestOctokit } from './test-octokit.js';
-import { deliver, GITHUB_API, nockRepoConfig, nockToken, PUBLIC_URL, TOKEN } from './helpers.js';
+import { deliver, nockRepoConfig, nockToken, PUBLIC_URL, TOKEN } from './helpers.js';
+import { gateKit, sha, type CheckRun } from './gate-helpers.js';
 import { githubSuite } from './suite.js';
 
 /**
@@ -21,167 +19,19 @@ import { githubSuite } from './suite.js';
  */
 const suite = githubSuite({ DEPLOYMENT_GATE_POLL_MS: '100' });
 
-const sha = () => randomBytes(20).toString('hex');
-
-/** The workflow run waiting on the environment: a new one per test. */
-let runId = 0;
-
-function repository() {
-  runId = Math.floor(Math.random() * 1e9);
-  const { repository } = workflowRunPayload(suite.installationId, 'completed');
-  return repository;
-}
-
-function rulePayload(
-  repo: ReturnType<typeof repository>,
-  commit: string,
-  options: { environment?: string; callbackUrl?: string; deploymentId?: number } = {},
-) {
-  const callback = `${GITHUB_API}/repos/${repo.full_name}/actions/runs/${runId}/deployment_protection_rule`;
-  return {
-    action: 'requested',
-    environment: options.environment ?? 'production',
-    event: 'push',
-    deployment_callback_url: options.callbackUrl ?? callback,
-    deployment: {
-      id: options.deploymentId ?? 1,
-      sha: commit,
-      ref: 'main',
-      environment: options.environment ?? 'production',
-    },
-    repository: repo,
-    installation: { id: suite.installationId, node_id: 'MDIzOkludGVncmF0aW9u' },
-    sender: repo.owner,
-  };
-}
-
-async function gateRow(repo: ReturnType<typeof repository>) {
-  return (await suite.ctx.db
-    .knex('deployment_gates')
-    .where({ repository: repo.full_name, tenant: suite.tenant })
-    .orderBy('requested_at', 'desc')
-    .first()) as { id: string; state: string; attempts: number } | undefined;
-}
-
-function gateDeps(): ReceiptsAppDeps {
-  const { services } = suite.ctx.app;
-  return {
-    appId: APP_ID,
-    publicUrl: PUBLIC_URL,
-    defaultTrustedEvents: [],
-    receipts: services.receipts,
-    gates: services.stores.deploymentGates,
-    signer: services.signer,
-  };
-}
+const {
+  revoke,
+  repository,
+  rulePayload,
+  gateRow,
+  gateDeps,
+  nockGateCheck,
+  nockCallback,
+  nockGate,
+  issue,
+} = gateKit(suite);
 
 const silentLog = pino({ level: 'silent' }) as unknown as GateSweeperDeps['log'];
-
-interface CheckRun {
-  name: string;
-  head_sha: string;
-  external_id: string;
-  status: string;
-  conclusion: string;
-  details_url?: string;
-  output: { title: string; summary: string };
-}
-
-/**
- * The decision's check run: the lookup by name (none yet, or `listStatus` refusing) and its
- * creation, whose bodies land in `into`.
- */
-function nockGateCheck(
-  repo: ReturnType<typeof repository>,
-  into: CheckRun[] = [],
-  listStatus = 200,
-) {
-  const path = `/repos/${repo.owner.login}/${repo.name}`;
-  const scope = nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
-    .get(new RegExp(`^${path}/commits/[0-9a-f]{40}/check-runs\\?`))
-    .reply(listStatus, listStatus === 200 ? { total_count: 0, check_runs: [] } : { message: 'no' });
-  if (listStatus === 200) {
-    scope
-      .post(`${path}/check-runs`, (body: CheckRun) => {
-        into.push(body);
-        return true;
-      })
-      .reply(201, { id: 1 });
-  }
-  return into;
-}
-
-/**
- * The callback POST, answered with `status`; its bodies land in the array. An accepted answer is
- * followed by the decision's check run, whose bodies land in `checks` (false: not nocked here).
- */
-function nockCallback(
-  repo: ReturnType<typeof repository>,
-  status = 204,
-  checks: CheckRun[] | false = [],
-) {
-  if (status < 400 && checks) nockGateCheck(repo, checks);
-  const answers: Answer[] = [];
-  nock(GITHUB_API, { reqheaders: { authorization: `token ${TOKEN}` } })
-    .post(
-      `/repos/${repo.owner.login}/${repo.name}/actions/runs/${runId}/deployment_protection_rule`,
-      (body: Answer) => {
-        answers.push(body);
-        return true;
-      },
-    )
-    .reply(status, status >= 400 ? { message: 'Server Error' } : undefined);
-  return answers;
-}
-
-interface Answer {
-  environment_name: string;
-  state: string;
-  comment: string;
-}
-
-/** The token, the policy file and the callback; the callback's body lands in the array. */
-function nockGate(repo: ReturnType<typeof repository>, yaml: string | null, callback = true) {
-  nockToken(suite.installationId);
-  nockRepoConfig(repo.owner.login, repo.name, yaml);
-  return callback ? nockCallback(repo) : [];
-}
-
-async function issue(
-  repo: ReturnType<typeof repository>,
-  commit: string,
-  options: { event?: string; tenant?: string; oidc?: Record<string, string> } = {},
-) {
-  const run = String(Math.floor(Math.random() * 1e9));
-  const identity = options.oidc
-    ? {
-        kind: 'oidc-valid' as const,
-        claims: {
-          issuer: 'https://token.actions.githubusercontent.com',
-          repository: repo.full_name,
-          sha: commit,
-          event_name: options.event ?? 'push',
-          run_id: run,
-          run_attempt: '1',
-          jti: randomUUID(),
-          exp: Math.floor(Date.now() / 1000) + 600,
-          ...options.oidc,
-        },
-      }
-    : { kind: 'github-app' as const, installationId: suite.installationId };
-  const { record } = await suite.ctx.app.services.receipts.issueCi(
-    options.tenant ?? suite.tenant,
-    {
-      externalId: `${repo.full_name}/${run}/1`,
-      headSha: commit,
-      subject: { kind: 'workflow_run', summary: 'release' },
-      repository: { fullName: repo.full_name, htmlUrl: repo.html_url },
-      provenance: { eventName: options.event ?? 'push' },
-    },
-    { identity },
-  );
-  return record;
-}
 
 const POLICY = 'deployments:\n  production:\n    identity: proven\n';
 
@@ -471,6 +321,57 @@ describe('deployment gate', () => {
       rulePayload(repo, commit, { environment: 'staging' }),
     );
     expect(res.statusCode).toBe(200);
+  });
+
+  it('a callback URL on another origin, with this repository’s own run path: refused, nothing called or stored', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    for (const origin of [
+      'https://attacker.example',
+      'http://api.github.com',
+      'https://api.github.com:8443',
+    ]) {
+      const callbackUrl = `${origin}/repos/${repo.full_name}/actions/runs/1/deployment_protection_rule`;
+      const res = await deliver(
+        suite.ctx.app,
+        'deployment_protection_rule',
+        rulePayload(repo, commit, { callbackUrl }),
+      );
+      expect(res.statusCode, origin).toBe(500);
+    }
+    // no token asked, no policy read, no answer: the suite fails on any GitHub call made
+    expect(await gateRow(repo)).toBeUndefined();
+  });
+
+  it('a revoked receipt that is not the newest of the set still rejects', async () => {
+    const repo = repository();
+    const commit = sha();
+    const older = await issue(repo, commit);
+    await sleep(5); // distinct creation times: the revoked one is the older
+    const newer = await issue(repo, commit);
+    await revoke(suite.tenant, older.id);
+    expect(newer.createdAt.getTime()).toBeGreaterThan(older.createdAt.getTime());
+    const answers = nockGate(repo, POLICY);
+    await deliver(suite.ctx.app, 'deployment_protection_rule', rulePayload(repo, commit));
+    expect(answers[0]).toMatchObject({ state: 'rejected' });
+    expect(answers[0]?.comment).toContain(`receipt ${older.id} is revoked`);
+  });
+
+  it('an environment named in another case than the policy: its entry, not *', async () => {
+    const repo = repository();
+    const commit = sha();
+    await issue(repo, commit);
+    // `*` would approve; the `production` entry wants an OIDC-proven receipt, which this is not
+    const yaml = 'deployments:\n  production:\n    identity: oidc\n  "*": {}\n';
+    const answers = nockGate(repo, yaml);
+    await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit, { environment: 'Production' }),
+    );
+    expect(answers[0]).toMatchObject({ state: 'rejected', environment_name: 'Production' });
+    expect(answers[0]?.comment).toContain('identity not verified by an OIDC token of the run');
   });
 
   it('a callback URL that is not this repository’s run is never called', async () => {

@@ -38,6 +38,19 @@ describe('deployments policy', () => {
     expect(policyFor(undefined, 'production')).toBeUndefined();
   });
 
+  it('matches environment names as GitHub does, without case; refuses one listed twice', () => {
+    const policies = DeploymentsPolicy.parse({ production: { maxAge: '1d' }, '*': {} });
+    for (const name of ['Production', 'PRODUCTION', 'production']) {
+      expect(policyFor(policies, name)?.maxAge, name).toBe('1d');
+    }
+    const upper = DeploymentsPolicy.parse({ Staging: { maxAge: '2h' }, '*': { maxAge: '9d' } });
+    expect(policyFor(upper, 'staging')?.maxAge).toBe('2h');
+    expect(policyFor(upper, 'stagingx')?.maxAge).toBe('9d');
+    const twice = DeploymentsPolicy.safeParse({ production: {}, Production: {} });
+    expect(twice.success).toBe(false);
+    expect(twice.error?.issues[0]?.message).toContain('production and Production');
+  });
+
   it('refuses unknown keys and malformed durations and workflow paths', () => {
     expect(EnvironmentPolicy.safeParse({ maxage: '1d' }).success).toBe(false);
     expect(EnvironmentPolicy.safeParse({ maxAge: '1 week' }).success).toBe(false);
@@ -119,6 +132,23 @@ describe('deployments policy', () => {
     expect(evaluateDeployment(policy({ revokedRejects: false }), receipts, times).state).toBe(
       'approved',
     );
+  });
+
+  it('a revoked receipt anywhere in the set rejects, not only the newest', () => {
+    const hour = 3_600_000;
+    const at = (hoursAgo: number) => new Date(NOW.getTime() - hoursAgo * hour);
+    const receipts = [
+      receipt({ id: 'newest', createdAt: at(1) }),
+      receipt({ id: 'middle', createdAt: at(2) }),
+      receipt({ id: 'oldest-revoked', createdAt: at(3), revoked: true }),
+    ];
+    // handed in any order: the set is ordered newest first before it is judged
+    for (const order of [receipts, [...receipts].reverse()]) {
+      expect(evaluateDeployment(policy(), order, times)).toMatchObject({
+        state: 'rejected',
+        reason: 'receipt oldest-revoked is revoked',
+      });
+    }
   });
 
   it('a receipt that no longer verifies never approves', () => {

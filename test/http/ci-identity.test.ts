@@ -88,6 +88,7 @@ describe('ci.identity', () => {
       expect(subject.identity).toMatchObject({
         source: 'oidc',
         issuer: issuer.url,
+        repository: request.repository.fullName,
         workflow_ref: 'acme/widgets/.github/workflows/ci.yml@refs/heads/main',
         repository_id: '123',
         runner_environment: 'github-hosted',
@@ -114,8 +115,14 @@ describe('ci.identity', () => {
         token,
       );
       expect(res.json(), JSON.stringify(change)).toMatchObject({ receiptStatus: 'failure' });
-      const { outcome } = await identityOutcome(res.json().receiptId);
+      const { outcome, subject } = await identityOutcome(res.json().receiptId);
       expect(outcome).toMatchObject({ status: 'FAIL', reason: 'identity_mismatch' });
+      // what the token claimed is kept, as refused: never as a proven (oidc) identity
+      expect(subject.identity).toEqual({
+        source: 'refused',
+        reason: 'identity_mismatch',
+        claimed: expect.objectContaining({ source: 'oidc', issuer: issuer.url }) as unknown,
+      });
       request.externalId = `torvalds/linux/${randomInt(1e9)}/1`;
       request.runId = request.externalId.split('/')[2] as string;
     }
@@ -134,7 +141,12 @@ describe('ci.identity', () => {
     expect(res.json()).toMatchObject({ receiptStatus: 'failure' });
     const { outcome, subject } = await identityOutcome(res.json().receiptId);
     expect(outcome).toMatchObject({ status: 'FAIL', reason: 'identity_invalid' });
-    expect(subject.identity).toBeUndefined();
+    // a token that did not verify claims nothing worth keeping: only that it was refused
+    expect(subject.identity).toEqual({
+      source: 'refused',
+      reason: 'identity_invalid',
+      claimed: { source: 'oidc' },
+    });
   });
 
   it('refuses alg none, HS256 keyed with the public key, malformed and huge tokens', async () => {

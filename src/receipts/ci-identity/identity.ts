@@ -42,16 +42,11 @@ export type CiIdentityEvidence =
   | { kind: 'oidc-replayed'; claims: CiIdentityClaims }
   | { kind: 'oidc-invalid'; reason: string };
 
-/** What a verified identity adds to the receipt's subject. */
-export function identitySubject(evidence: CiIdentityEvidence): Record<string, unknown> | undefined {
-  if (evidence.kind === 'github-app') {
-    return { source: 'github-app', installationId: evidence.installationId };
-  }
-  if (evidence.kind !== 'oidc-valid') return undefined;
-  const c = evidence.claims;
+/** The claims a receipt records, verified or refused (never the token itself). */
+function recordedClaims(c: CiIdentityClaims): Record<string, unknown> {
   const recorded = {
-    source: 'oidc',
     issuer: c.issuer,
+    repository: c.repository,
     workflow_ref: c.workflow_ref,
     job_workflow_ref: c.job_workflow_ref,
     ref: c.ref,
@@ -62,6 +57,35 @@ export function identitySubject(evidence: CiIdentityEvidence): Record<string, un
     run_attempt: c.run_attempt,
   };
   return Object.fromEntries(Object.entries(recorded).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * What the receipt's subject records of the run's identity, given the `ci.identity` outcome:
+ * the proven identity (`source: oidc` or `github-app`) only when the check passed. A token that
+ * was refused (invalid, replayed, or of another run or repository) is recorded as what it
+ * claimed and why it was refused, under `source: refused`: readers (the deployment gate, the
+ * verifier's --signer-workflow) take `source: oidc` as proof, so a refused token never has it.
+ */
+export function identitySubject(
+  evidence: CiIdentityEvidence,
+  outcome: CheckOutcome | undefined,
+): Record<string, unknown> | undefined {
+  if (evidence.kind === 'none') return undefined;
+  if (evidence.kind === 'github-app') {
+    return { source: 'github-app', installationId: evidence.installationId };
+  }
+  if (evidence.kind === 'oidc-valid' && outcome?.status === 'PASS') {
+    return { source: 'oidc', ...recordedClaims(evidence.claims) };
+  }
+  const claims =
+    evidence.kind === 'oidc-invalid'
+      ? {}
+      : { ...recordedClaims(evidence.claims), sha: evidence.claims.sha };
+  return {
+    source: 'refused',
+    ...(outcome?.reason ? { reason: outcome.reason } : {}),
+    claimed: { source: 'oidc', ...claims },
+  };
 }
 
 /** The run the default externalId `<owner/repo>/<run id>/<run attempt>` names, if it is one. */

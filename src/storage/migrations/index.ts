@@ -22,6 +22,7 @@ import * as m020 from './020_checkpoint_timestamps.js';
 import * as m021 from './021_change_notify_schema.js';
 import * as m022 from './022_deployment_gates.js';
 import * as m023 from './023_receipt_state_detail.js';
+import * as m024 from './024_proven_ci_receipts.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '021_change_notify_schema': m021,
   '022_deployment_gates': m022,
   '023_receipt_state_detail': m023,
+  '024_proven_ci_receipts': m024,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
