@@ -18,7 +18,8 @@ export interface StatusSources {
 }
 
 /** The current status when no statement was fetched, supplied or carried. */
-export const NOT_CHECKED_OFFLINE = 'offline: no status was fetched, supplied or carried in the bundle';
+export const NOT_CHECKED_OFFLINE =
+  'offline: no status was fetched, supplied or carried in the bundle';
 
 /** Says in the status-signature step where the statement came from. */
 function labelled(result: StatusResult, source: string): StatusResult {
@@ -31,7 +32,10 @@ function labelled(result: StatusResult, source: string): StatusResult {
 export function currentStatusOf(sources: StatusSources, check: StatusCheck): StatusResult {
   const { given, embedded } = sources;
   if (given && 'document' in given) {
-    return labelled(verifyStatus(given.document, check), given.source ?? 'fetched from the service');
+    return labelled(
+      verifyStatus(given.document, check),
+      given.source ?? 'fetched from the service',
+    );
   }
   const failed =
     given && 'error' in given ? `the current status could not be fetched: ${given.error}` : '';

@@ -128,7 +128,9 @@ function statusConflicts(v: ReturnType<typeof parse>['values']): void {
   if (v.online !== undefined && v.offline)
     throw new Usage('--offline accepts an unknown status; --online checks it: give one of them');
   if (v.online !== undefined && v.status !== undefined)
-    throw new Usage('--online fetches the current status: give --status FILE or --online, not both');
+    throw new Usage(
+      '--online fetches the current status: give --status FILE or --online, not both',
+    );
 }
 
 export function parseOptions(args: string[]): Options {
