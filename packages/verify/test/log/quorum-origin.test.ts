@@ -99,18 +99,20 @@ describe('the pinned origin', () => {
     }
   });
 
-  it('a pinned origin alone (--log-origin) refuses a prefix or an extension of it', async () => {
-    const { log } = await setup(3, 2);
-    for (const pinnedOrigin of [`${ORIGIN}-staging`, ORIGIN.slice(0, -1)]) {
+  it('a pinned origin alone (--log-origin) refuses a prefix or an extension of it', () => {
+    // the recorded checkpoint is signed by a key the JWKS lists: only the origin can refuse it
+    const recorded = String(receipt.logEntry.origin);
+    const keysOnly = verifyBundle(fixture<Json>('bundle.json'), { trust: { keys: pinnedKeys() } });
+    expect(stepOf(keysOnly, 'checkpoint')?.status).toBe('PASS');
+    for (const pinnedOrigin of [recorded, `${recorded}-staging`, recorded.slice(0, -1)]) {
       const trust: TrustRoot = {
         keys: pinnedKeys(),
         log: { origin: pinnedOrigin, witnesses: [], quorum: 0 } satisfies PinnedLog,
       };
-      const v = verifyBundle(
-        { ...fixture<Json>('bundle.json'), logEntry: await log.logEntry(1) },
-        { trust },
+      const v = verifyBundle(fixture<Json>('bundle.json'), { trust });
+      expect(stepOf(v, 'checkpoint')?.status, pinnedOrigin).toBe(
+        pinnedOrigin === recorded ? 'PASS' : 'FAIL',
       );
-      expect(v.failedStep, pinnedOrigin).toBe('checkpoint');
     }
   });
 });
