@@ -144,7 +144,7 @@ function statusSteps(
 
 /** Why an authentic receipt is not yet acceptable under a pinned log, or undefined. */
 function notInPinnedLog(bundle: ReceiptBundle, trust: TrustRoot): string | undefined {
-  if (!trust.log || bundle.logEntry) return undefined;
+  if (!trust.log || trust.logFromService === true || bundle.logEntry) return undefined;
   return (
     `the receipt is not in the pinned log ${trust.log.origin} yet (no logEntry): fetch the ` +
     'bundle or its tlog-proof again once it is anchored'
