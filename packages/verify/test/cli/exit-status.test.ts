@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { fixture, type Json } from '../helpers.js';
+import { parseLogPolicy } from '../../src/log/policy.js';
+import { verifyBundle } from '../../src/verify.js';
+import { fixture, pinnedKeys, type Json } from '../helpers.js';
 
 /**
  * The exit status a deploy script gates on: 0 only for an authentic ALLOW receipt known not to
@@ -171,6 +173,16 @@ describe('a pinned log', () => {
       '--offline',
     );
     expect(origin.code, origin.out).toBe(3);
+    // a log that came with the service's keys (--online, the page) does not hold it back: the
+    // service's signed status speaks for its anchoring
+    const policy = parseLogPolicy(fs.readFileSync(at('log.policy'), 'utf8'));
+    if (!policy.ok) throw new Error(policy.reason);
+    const served = { keys: pinnedKeys(), log: policy.log, logFromService: true };
+    const opts = { acceptUnknownStatus: true };
+    expect(verifyBundle(unanchored, { trust: served, ...opts }).exitCode).toBe(0);
+    expect(
+      verifyBundle(unanchored, { trust: { ...served, logFromService: false }, ...opts }).exitCode,
+    ).toBe(3);
     // without a pinned log, the same receipt is accepted offline on its keys alone
     expect((await run(file, ...jwks, '--offline')).code).toBe(0);
     // anchored, under the same policy: exit 0
