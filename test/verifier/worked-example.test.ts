@@ -81,6 +81,11 @@ describe('the bundle JSON Schema', () => {
     const validate = new Ajv2020.default({ strict: false }).compile(schema);
     const bundle = await anchoredBundle(ctx, await ctx.apiKey(['verify', 'read']));
     expect(validate(bundle), JSON.stringify(validate.errors)).toBe(true);
+    // with the signed status the service serves kept in it (its optional `status` member)
+    const hash = String((bundle as { receipt: { receiptHash: string } }).receipt.receiptHash);
+    const status = (await ctx.app.inject({ url: `/status/${hash}` })).json();
+    expect(validate({ ...bundle, status }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...bundle, status: { ...status, extra: 1 } })).toBe(false);
     expect(validate(JSON.parse(read('docs/examples/receipt-bundle.json')))).toBe(true);
     expect(validate({ ...bundle, mediaType: 'application/json' })).toBe(false);
   });
