@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseLogPolicy } from '../../src/log/policy.js';
 import type { PinnedLog, TrustRoot } from '../../src/trust.js';
@@ -113,6 +114,53 @@ describe('the pinned origin', () => {
       expect(stepOf(v, 'checkpoint')?.status, pinnedOrigin).toBe(
         pinnedOrigin === recorded ? 'PASS' : 'FAIL',
       );
+    }
+  });
+
+  it("the status's latest checkpoint must be of the bundle's log, not one whose origin shares a prefix with it", async () => {
+    const { log, pinned } = await setup(3, 2);
+    const entry = await log.logEntry(1, { cosigners: 2 });
+    const statusKey = generateKeyPairSync('ed25519');
+    const x = String(statusKey.publicKey.export({ format: 'jwk' }).x);
+    const kid = createHash('sha256')
+      .update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`)
+      .digest('base64url');
+    const trust: TrustRoot = {
+      keys: [...pinnedKeys(), new Uint8Array(Buffer.from(x, 'base64url'))],
+      log: pinned,
+    };
+    const now = new Date();
+    // the statement in RFC 8785 form, written by hand: members sorted, no whitespace
+    const canonical =
+      `{"anchor":{"logIndex":1,"status":"ANCHORED"},"producedAt":"${now.toISOString()}",` +
+      `"receiptHash":"${String(receipt.receipt.receiptHash)}","status":"active",` +
+      `"type":"verification-receipt-status/v1"}`;
+    const signature = sign(null, Buffer.from(canonical), statusKey.privateKey).toString(
+      'base64url',
+    );
+    const statusWith = (checkpoint: string) => ({
+      mediaType: 'application/vnd.verification-receipt.status+json;version=1',
+      statement: JSON.parse(canonical),
+      canonicalStatement: canonical,
+      signature: { alg: 'EdDSA', kid, signature },
+      log: { checkpoint: { checkpoint } },
+    });
+    const check = (checkpoint: string) =>
+      verifyBundle(
+        { ...fixture<Json>('bundle.json'), logEntry: entry },
+        { trust, status: { document: statusWith(checkpoint) }, now },
+      );
+    const same = check(String(entry.checkpoint));
+    expect(stepOf(same, 'status-signature')?.status).toBe('PASS');
+    expect(stepOf(same, 'log-consistency')?.status).toBe('PASS');
+    expect(same.exitCode).toBe(0);
+    for (const origin of others) {
+      const v = check(String((await log.logEntry(1, { origin })).checkpoint));
+      expect(stepOf(v, 'log-consistency'), origin).toMatchObject({
+        status: 'FAIL',
+        detail: 'the latest checkpoint is not signed by this log',
+      });
+      expect(v.exitCode).toBe(1);
     }
   });
 });
