@@ -28,6 +28,7 @@ describe('docs/sample-receipt.pdf', () => {
       at('docs/examples/sample-log.policy'),
       '--artifact',
       at('docs/sample-deed.pdf'),
+      '--offline',
       '--json',
     ]);
     expect(res.code, res.out + res.err).toBe(0);
@@ -61,7 +62,11 @@ describe('docs/sample-receipt.pdf', () => {
     );
     const res = await runCaptured(args);
     expect(res.code, res.err).toBe(0);
-    expect(res.out.split('\n').at(-1)).toMatch(/^VERIFIED: authentic, decision ALLOW/);
+    expect(res.out.split('\n').at(-1)).toMatch(
+      /^VERIFIED OFFLINE: authentic, decision ALLOW; the current status was not checked/,
+    );
+    // and, as the README says, exit 3 without --offline
+    expect((await runCaptured(args.filter((a) => a !== '--offline'))).code).toBe(3);
   });
 
   it('points its reader to the verify page (no key needed), not to an API endpoint', () => {

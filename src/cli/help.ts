@@ -37,7 +37,7 @@ export const HELP: Record<string, CommandHelp> = { ...RECORD_HELP, ...OPERATION_
 
 /** `receipts verify` is the verifier package's own command line, with its own --help. */
 export const VERIFY_USAGE_LINE =
-  'verify FILE (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [--artifact FILE] [--json]';
+  'verify FILE (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [--status FILE | --offline] [--artifact FILE] [--json]';
 
 /** The overview `receipts --help` prints: every command with its one sentence. */
 export function overview(version: string): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUNDLE_MEDIA_TYPE, PDF_SIGNER_STATEMENT_TYPE } from '@verification-receipts/verify';
 import { BundleLogEntry } from './log-entry.js';
+import { PublicStatusDocument } from './status.js';
 import { StoredReceipt } from './verification.js';
 
 export { BundleLogEntry };
@@ -46,6 +47,9 @@ export const ReceiptBundle = z
     logEntry: BundleLogEntry.optional().describe('Present once the receipt is in a checkpoint'),
     pdfSigner: PdfSignerEndorsement.optional().describe(
       "In a PDF receipt's attached bundle: the receipt key's statement naming the certificate the PDF is signed with",
+    ),
+    status: PublicStatusDocument.optional().describe(
+      'A signed status of the receipt (GET /status/{receiptHash}) kept with the bundle: signed on its own, it counts as current only while recent',
     ),
   })
   .meta({

@@ -24,7 +24,10 @@ export interface LogMaterial {
 }
 
 /** A bundle built here: its receipt is a StoredReceipt. */
-export type ReceiptBundleOf = Omit<ReceiptBundle, 'receipt'> & { receipt: StoredReceipt };
+/** The bundle as the service builds it: a status is added by whoever keeps a signed one with it. */
+export type ReceiptBundleOf = Omit<ReceiptBundle, 'receipt' | 'status'> & {
+  receipt: StoredReceipt;
+};
 
 export function buildBundle(
   record: ReceiptRecord,

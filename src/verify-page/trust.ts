@@ -32,6 +32,8 @@ export function pageTrust(): TrustRoot {
   const vkey = typeof verifierKey === 'string' ? parseVerifierKey(verifierKey) : undefined;
   if (typeof origin === 'string' && vkey?.name === origin) {
     trust.log = { origin, publicKey: vkey.publicKey, witnesses: [], quorum: 0 };
+    // served with the keys: the page asks the service for the status, anchoring included
+    trust.logFromService = true;
   }
   return trust;
 }

@@ -113,12 +113,13 @@ describe.concurrent("clean receipt (trusted push event, 40-hex sha, the run's OI
           `receipt-${id}.sigstore.json`,
         ),
       });
-      // the bundle the step saved verifies offline, with the service's JWKS pinned
+      // the bundle the step saved verifies offline, with the service's JWKS pinned (its current
+      // status is then unknown: --offline accepts that)
       const jwks = path.join(run.runnerTemp, 'jwks.json');
       fs.writeFileSync(jwks, JSON.stringify(await getJson('/.well-known/jwks.json')));
       const out: string[] = [];
       const verified = await runCli(
-        ['verify', run.outputs['bundle-path'] ?? '', '--jwks', jwks],
+        ['verify', run.outputs['bundle-path'] ?? '', '--jwks', jwks, '--offline'],
         { out: (l) => out.push(l), err: (l) => out.push(l) },
         {},
       );

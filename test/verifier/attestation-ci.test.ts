@@ -30,12 +30,24 @@ describe('receipt-verify on an attestation: CI options', () => {
           '--signer-workflow',
           WORKFLOW,
           '--deny-self-hosted-runners',
+          '--offline',
         )
       ).code,
     ).toBe(0);
-    const { code, out } = await verify(suite.clean.attestation, '--jwks', suite.jwks, ...ci);
+    const { code, out } = await verify(
+      suite.clean.attestation,
+      '--jwks',
+      suite.jwks,
+      ...ci,
+      '--offline',
+    );
     expect(code, out).toBe(0);
     expect(out).toContain('PASS  ci-policy');
+    expect(out).toMatch(/^VERIFIED OFFLINE: authentic attestation, PASSED/m);
+    // its receipt's status unknown and not accepted: caution, exit 3
+    const unknown = await verify(suite.clean.attestation, '--jwks', suite.jwks, ...ci);
+    expect(unknown.code, unknown.out).toBe(3);
+    expect(unknown.out).toMatch(/^CAUTION: authentic attestation, PASSED .*not checked/m);
   });
 
   it('each CI option not matching: exit 3 with the named failure, on both', async () => {

@@ -99,11 +99,14 @@ function forge(bundle: BundleJson): BundleJson {
 }
 
 describe('receipts verify', () => {
-  it('verifies a bundle offline with pinned keys: every step PASS, exit 0', async () => {
+  it('verifies a bundle offline with pinned keys: every step PASS, exit 3 (status unknown) unless --offline accepts it', async () => {
     const file = write('ok.json', JSON.stringify(await bundleOf(await issueAnchored())));
-    const res = await verify(file, '--jwks', jwksFile);
+    const unknown = await verify(file, '--jwks', jwksFile);
+    expect(unknown.code, unknown.out + unknown.err).toBe(3);
+    expect(unknown.out).toMatch(/^CAUTION: authentic, decision ALLOW, but the current status/m);
+    const res = await verify(file, '--jwks', jwksFile, '--offline');
     expect(res.code, res.out + res.err).toBe(0);
-    expect(res.out).toMatch(/^VERIFIED: authentic, decision ALLOW/m);
+    expect(res.out).toMatch(/^VERIFIED OFFLINE: authentic, decision ALLOW/m);
     for (const step of [
       'format',
       'canonical-form',
@@ -116,23 +119,25 @@ describe('receipts verify', () => {
     ]) {
       expect(res.out).toMatch(new RegExp(`^PASS  ${step} `, 'm'));
     }
-    expect(res.out).toMatch(/^current status: the current status was not checked/m);
+    expect(res.out).toMatch(/^current status: offline: no status was fetched/m);
   });
 
-  it('verifies nothing without a trust root, and names what to pass', async () => {
+  it('verifies nothing without a trust root: a usage error (exit 2) naming what to pass', async () => {
     const file = write('unpinned.json', JSON.stringify(await bundleOf(await issueAnchored())));
     const res = await verify(file);
-    expect(res.code).toBe(1);
-    expect(res.out).toMatch(
-      /^FAIL {2}key-trust +no trust root: pin the issuing service with --jwks/m,
-    );
-    expect(res.out).toMatch(/^NOT VERIFIED: the key-trust step failed/m);
+    expect(res.code).toBe(2);
+    expect(res.out).toBe('');
+    expect(res.err).toMatch(/^error: no trust root: pin the issuing service with --jwks/m);
   });
 
   it('refuses a bundle forged to ALLOW and re-signed with another key, whatever the trust root', async () => {
     const blocked = await bundleOf(await issueAnchored('BLOCK'));
     const file = write('forged.json', JSON.stringify(forge(blocked)));
-    for (const trust of [[], ['--jwks', jwksFile], ['--online', baseUrl]]) {
+    expect((await verify(file)).code).toBe(2);
+    for (const trust of [
+      ['--jwks', jwksFile],
+      ['--online', baseUrl],
+    ]) {
       const res = await verify(file, ...trust);
       expect(res.code, `${trust.join(' ')}: ${res.out}`).toBe(1);
       expect(res.out).toMatch(/^FAIL {2}key-trust /m);
@@ -146,7 +151,7 @@ describe('receipts verify', () => {
       failedStep: 'key-trust',
     });
     // only an explicit, loud opt-out accepts it: integrity, not origin
-    const insecure = await verify(file, '--insecure-ignore-trust');
+    const insecure = await verify(file, '--insecure-ignore-trust', '--offline');
     expect(insecure.code).toBe(0);
     expect(insecure.out).toMatch(/^WARN {2}key-trust +TRUST IGNORED/m);
     expect(insecure.out).toMatch(/^INSECURE \(trust ignored/m);
@@ -157,11 +162,11 @@ describe('receipts verify', () => {
     const id = await issueAnchored();
     const file = write('receipt.pdf', await pdfOf(id));
     const res = await verify(file, '--jwks', jwksFile, '--json');
-    expect(res.code, res.out).toBe(0);
+    expect(res.code, res.out).toBe(3);
     const report = JSON.parse(res.out);
     expect(report).toMatchObject({
       verdict: 'caution',
-      exitCode: 0,
+      exitCode: 3,
       authentic: true,
       decision: { decision: 'ALLOW', status: 'clean', reasons: [] },
       currentStatus: { state: 'not-checked' },
@@ -196,7 +201,7 @@ describe('receipts verify', () => {
   it('--artifact: the document itself must be the one the receipt is about', async () => {
     const file = write('deed-receipt.json', JSON.stringify(await bundleOf(await issueAnchored())));
     const deed = path.resolve(import.meta.dirname, '../../docs/sample-deed.pdf');
-    const ok = await verify(file, '--jwks', jwksFile, '--artifact', deed);
+    const ok = await verify(file, '--jwks', jwksFile, '--artifact', deed, '--offline');
     expect(ok.code, ok.out).toBe(0);
     expect(ok.out).toMatch(
       /^PASS {2}artifact +the file's SHA-256 is the receipt's subject.docHash/m,
@@ -298,6 +303,30 @@ describe('receipts verify', () => {
     expect(after.code).toBe(3);
     expect(after.out).toMatch(/^FAIL {2}status +revoked at .* by issuer escrow-co/m);
     expect(after.out).toMatch(/^AUTHENTIC BUT REVOKED: revoked at .* by issuer escrow-co/m);
+  });
+
+  it('--status FILE: the saved signed status decides offline; revoked is exit 3 even with --offline', async () => {
+    const id = await issueAnchored();
+    const bundle = (await bundleOf(id)) as BundleJson & {
+      receipt: { receiptHash: string };
+      logEntry: { treeSize: number };
+    };
+    const file = write('saved.json', JSON.stringify(bundle));
+    const saveStatus = async (name: string) => {
+      const url = `/status/${bundle.receipt.receiptHash}?treeSize=${bundle.logEntry.treeSize}`;
+      return write(name, (await ctx.app.inject({ url })).body);
+    };
+    const active = await verify(file, '--jwks', jwksFile, '--status', await saveStatus('a.json'));
+    expect(active.code, active.out).toBe(0);
+    expect(active.out).toMatch(/^PASS {2}status-signature .*\(supplied with --status /m);
+    expect(active.out).toMatch(/^VERIFIED: authentic, decision ALLOW, active/m);
+    expect((await revokeVia(ctx.app, key, id, issuerPem)).statusCode).toBe(200);
+    const revoked = await saveStatus('r.json');
+    for (const extra of [[], ['--offline']]) {
+      const res = await verify(file, '--jwks', jwksFile, '--status', revoked, ...extra);
+      expect(res.code, res.out).toBe(3);
+      expect(res.out).toMatch(/^AUTHENTIC BUT REVOKED: revoked at .* by issuer escrow-co/m);
+    }
   });
 
   it('--max-status-age: a statement older than the bound is not current', async () => {

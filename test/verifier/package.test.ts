@@ -83,15 +83,17 @@ describe('the packed verifier, installed on its own', () => {
 
   it(`verifies a PDF receipt and a bundle with pinned keys${isolated ? ', with no network' : ' (unshare -n not permitted here: run with the network)'}`, () => {
     const jwks = path.join(fixtures, 'jwks.json');
-    const pdf = run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks);
+    const pdf = run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks, '--offline');
     expect(pdf.code, pdf.out + pdf.err).toBe(0);
     expect(pdf.out).toMatch(/^PASS {2}pdf-binding /m);
-    expect(pdf.out).toMatch(/^VERIFIED: authentic, decision ALLOW/m);
+    expect(pdf.out).toMatch(/^VERIFIED OFFLINE: authentic, decision ALLOW/m);
+    expect(run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks).code).toBe(3);
     const block = run(path.join(fixtures, 'bundle-block.json'), '--jwks', jwks, '--json');
     expect(block.code).toBe(3);
     expect(JSON.parse(block.out)).toMatchObject({ verdict: 'rejected', authentic: true });
     const unpinned = run(path.join(fixtures, 'bundle.json'));
-    expect(unpinned.code).toBe(1);
+    expect(unpinned.code).toBe(2);
+    expect(unpinned.err).toMatch(/^error: no trust root: /m);
   });
 
   it.runIf(isolated)('with no network, --online says what failed and exits 2', () => {

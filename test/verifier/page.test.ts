@@ -243,6 +243,26 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     await page.close();
   });
 
+  it('the status cannot be fetched: amber (caution), never green', async () => {
+    const { receiptId } = await issue();
+    const file = await pdfOf(receiptId);
+    for (const fail of ['abort', 503] as const) {
+      const { page, problems } = await openPage();
+      await page.route('**/status/**', (route) =>
+        fail === 'abort' ? route.abort() : route.fulfill({ status: 503, body: '{}' }),
+      );
+      expect(await verdictFor(page, file), String(fail)).toBe('caution');
+      expect(await page.getAttribute('#current-status', 'data-state')).toBe('not-checked');
+      expect(await page.textContent('#verdict')).toContain(
+        'Genuine receipt, but its current status is not confirmed',
+      );
+      expect(await page.getAttribute('#steps li[data-step="status"]', 'data-status')).toBe('WARN');
+      // the browser reports the failed request itself; nothing else may go wrong
+      expect(problems.filter((p) => !/status|Failed to load resource/.test(p))).toEqual([]);
+      await page.close();
+    }
+  });
+
   it('rejects a tampered bundle, naming the failing step', async () => {
     const { receiptId } = await issue();
     const bundle = (

@@ -41,12 +41,15 @@ describe('docs/verification.md worked example', () => {
     const file = path.join(root, 'docs/examples/receipt-bundle.json');
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
     const jwks = path.join(root, 'docs/examples/jwks.json');
-    expect(await runCli(['verify', file, '--jwks', jwks], io, {}), out.join('\n')).toBe(0);
+    const command = ['verify', file, '--jwks', jwks, '--offline'];
+    expect(await runCli(command, io, {}), out.join('\n')).toBe(0);
     expect(out.join('\n')).toMatch(/^PASS {2}key-trust /m);
-    // and without the key pinned it is not verified, naming what to pass
+    // the example's status is unknown (no service to ask): without --offline it is exit 3
+    expect(await runCli(command.slice(0, -1), io, {})).toBe(3);
+    // and without the key pinned nothing is verified: a usage error naming what to pass
     out.length = 0;
-    expect(await runCli(['verify', file], io, {})).toBe(1);
-    expect(out.join('\n')).toMatch(/^FAIL {2}key-trust +no trust root: pin .*--jwks/m);
+    expect(await runCli(['verify', file], io, {})).toBe(2);
+    expect(out.join('\n')).toMatch(/^error: no trust root: pin .*--jwks/m);
   });
 
   it('quotes the values the code computes (and the RFC 8037 thumbprint of the key)', async () => {
@@ -78,6 +81,11 @@ describe('the bundle JSON Schema', () => {
     const validate = new Ajv2020.default({ strict: false }).compile(schema);
     const bundle = await anchoredBundle(ctx, await ctx.apiKey(['verify', 'read']));
     expect(validate(bundle), JSON.stringify(validate.errors)).toBe(true);
+    // with the signed status the service serves kept in it (its optional `status` member)
+    const hash = String((bundle as { receipt: { receiptHash: string } }).receipt.receiptHash);
+    const status = (await ctx.app.inject({ url: `/status/${hash}` })).json();
+    expect(validate({ ...bundle, status }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...bundle, status: { ...status, extra: 1 } })).toBe(false);
     expect(validate(JSON.parse(read('docs/examples/receipt-bundle.json')))).toBe(true);
     expect(validate({ ...bundle, mediaType: 'application/json' })).toBe(false);
   });

@@ -54,6 +54,11 @@ export interface ReceiptBundle {
    * PDF is signed with (pdf/endorsement.ts). Checked by the `pdf-signature` step.
    */
   pdfSigner?: PdfSignerEndorsement;
+  /**
+   * A signed status document (GET /status/{receiptHash}) kept with the bundle. It is signed on
+   * its own, not by the receipt signature, and counts only while it is recent (status.ts).
+   */
+  status?: unknown;
 }
 
 export type BundleRead = { ok: true; bundle: ReceiptBundle } | { ok: false; reason: string };
@@ -84,6 +89,9 @@ export function parseBundle(value: unknown): BundleRead {
   }
   if (value.logEntry !== undefined && !isLogEntry(value.logEntry)) {
     return { ok: false, reason: 'logEntry is malformed' };
+  }
+  if (value.status !== undefined && !isObject(value.status)) {
+    return { ok: false, reason: 'status is not a status document' };
   }
   return { ok: true, bundle: value as unknown as ReceiptBundle };
 }

@@ -36,6 +36,12 @@ export interface TrustRoot {
   /** The pinned log: its checkpoints must be of this origin and key. */
   log?: PinnedLog;
   /**
+   * The log came with the service's keys (--online, the page), rather than being pinned by the
+   * relying party (a policy file, --log-vkey, --log-origin, or a library caller's own `log`).
+   * Only a log the relying party pinned holds back a receipt that is not in it yet.
+   */
+  logFromService?: boolean;
+  /**
    * Accept the key the bundle carries. The result then proves integrity only, never origin:
    * anyone can sign a consistent bundle with a key of their own.
    */

@@ -17,9 +17,16 @@ export interface Decision {
 }
 
 export interface Verdict {
-  /** accepted: authentic, ALLOW, active; caution: authentic but FLAG or status unknown; rejected: the rest. */
+  /**
+   * accepted: authentic, ALLOW, known to be active; caution: authentic but FLAG, status unknown
+   * or not yet in the pinned log; rejected: the rest.
+   */
   verdict: VerdictLabel;
-  /** 0 authentic, ALLOW, not revoked; 1 not authentic; 2 unreadable; 3 authentic but FLAG, BLOCK or revoked. */
+  /**
+   * 0 authentic, ALLOW and known not to be revoked (or the unknown status accepted on request);
+   * 1 not authentic; 2 unreadable or no trust root; 3 authentic but FLAG, BLOCK, revoked, status
+   * unknown or not yet in the pinned log.
+   */
   exitCode: 0 | 1 | 2 | 3;
   /** One plain sentence for a person. */
   summary: string;
@@ -61,32 +68,45 @@ export interface Facts {
   currentStatus: CurrentStatus;
   trust: string;
   insecure: boolean;
+  /** Nothing was pinned and trust was not ignored on request: a usage error, not a forgery. */
+  noTrustRoot?: boolean;
+  /** The relying party accepts an unknown current status (--offline). */
+  acceptUnknownStatus?: boolean;
+  /** Set when a log is pinned and the receipt is not in it yet: why. */
+  notInPinnedLog?: string;
 }
+
+/** Why a status is unknown, and what to pass to know it. */
+const HOW_TO_CHECK =
+  'check it with --online URL or a saved signed status (--status FILE), or accept an unknown ' +
+  'status with --offline';
 
 export function conclude(facts: Facts): Verdict {
   const failed = facts.steps.find(notAuthentic);
   const decision = decisionOf(facts.receipt);
-  const base = { ...facts, unreadable: false, decision };
+  const { steps, receipt, currentStatus, trust, insecure } = facts;
+  const base = { steps, receipt, currentStatus, trust, insecure, unreadable: false, decision };
   if (failed) {
     const summary = `NOT VERIFIED: the ${failed.id} step failed: ${failed.detail}`;
     return {
       ...base,
       verdict: 'rejected',
-      exitCode: 1,
+      // without any trust root nothing could be verified: the command line lacks a flag
+      exitCode: facts.noTrustRoot === true ? 2 : 1,
       summary,
       authentic: false,
       failedStep: failed.id,
     };
   }
-  const { verdict, exitCode, summary } = judge(decision, facts.currentStatus);
+  const { verdict, exitCode, summary } = judge(decision, facts);
   const loud = facts.insecure ? 'INSECURE (trust ignored: integrity only, not origin). ' : '';
   return { ...base, verdict, exitCode, summary: `${loud}${summary}`, authentic: true };
 }
 
-function judge(
-  d: Decision,
-  current: CurrentStatus,
-): Pick<Verdict, 'verdict' | 'exitCode' | 'summary'> {
+type Judged = Pick<Verdict, 'verdict' | 'exitCode' | 'summary'>;
+
+function judge(d: Decision, facts: Facts): Judged {
+  const current = facts.currentStatus;
   const reasons = d.reasons.length > 0 ? ` (${d.reasons.join(', ')})` : '';
   if (current.state === 'revoked') {
     return {
@@ -116,17 +136,36 @@ function judge(
       summary: `AUTHENTIC, UNKNOWN DECISION ${d.decision}`,
     };
   }
-  return current.state === 'active'
-    ? {
-        verdict: 'accepted',
-        exitCode: 0,
-        summary: `VERIFIED: authentic, decision ALLOW, ${current.detail}`,
-      }
-    : {
-        verdict: 'caution',
-        exitCode: 0,
-        summary: `VERIFIED: authentic, decision ALLOW; ${current.detail}`,
-      };
+  if (facts.notInPinnedLog !== undefined) {
+    return {
+      verdict: 'caution',
+      exitCode: 3,
+      summary: `CAUTION: authentic, decision ALLOW, but ${facts.notInPinnedLog}`,
+    };
+  }
+  return inForce('authentic, decision ALLOW', current, facts.acceptUnknownStatus === true);
+}
+
+/**
+ * An authentic, favourable result: accepted (exit 0) only when the status is known to be active;
+ * an unknown status is caution, exit 3, unless the relying party accepts it (--offline), which
+ * the verdict line then says.
+ */
+export function inForce(what: string, current: CurrentStatus, acceptUnknown: boolean): Judged {
+  if (current.state === 'active')
+    return { verdict: 'accepted', exitCode: 0, summary: `VERIFIED: ${what}, ${current.detail}` };
+  if (acceptUnknown) {
+    return {
+      verdict: 'caution',
+      exitCode: 0,
+      summary: `VERIFIED OFFLINE: ${what}; the current status was not checked (${current.detail}): accepted as unknown by --offline`,
+    };
+  }
+  return {
+    verdict: 'caution',
+    exitCode: 3,
+    summary: `CAUTION: ${what}, but the current status was not checked (${current.detail}): ${HOW_TO_CHECK}`,
+  };
 }
 
 /** The verdict on input that is not a receipt bundle or PDF receipt this verifier reads. */

@@ -6,7 +6,8 @@ import { pdfSignatureStep } from './pdf/endorsement.js';
 import type { PdfSignature } from './pdf/signature.js';
 import { jwkKey } from './primitives.js';
 import { canonicalForm, keyId, keyTrust, receiptHash, signature } from './receipt-steps.js';
-import { verifyStatus, type CurrentStatus } from './status.js';
+import type { CurrentStatus } from './status.js';
+import { currentStatusOf, type StatusInput } from './status-source.js';
 import { step, type Step } from './steps.js';
 import { hasTrustRoot, signingKeysFor, type TrustRoot } from './trust.js';
 import { conclude, unreadable, type Verdict } from './verdict.js';
@@ -28,10 +29,15 @@ export interface VerifyOptions {
   pdf?: { printed?: { text: string }; signature?: PdfSignature; allowUnsigned?: boolean };
   /** The document the receipt is about, as the relying party holds it. */
   artifact?: Uint8Array | { sha256: string };
-  /** The public status fetched for this receipt, or why it could not be. */
-  status?: { document: unknown } | { error: string };
+  /**
+   * The public status fetched for this receipt or supplied by the relying party, or why it could
+   * not be fetched; without one, the status the bundle carries is checked, if any.
+   */
+  status?: StatusInput;
   now?: Date;
   maxStatusAgeSeconds?: number;
+  /** Accept an unknown current status (--offline): an authentic ALLOW receipt is then exit 0. */
+  acceptUnknownStatus?: boolean;
   /** The `timestamps` step, from checkTimestamps() (asynchronous: WebCrypto). */
   timestamps?: Step;
 }
@@ -50,12 +56,16 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
     ...(options.timestamps ? [options.timestamps] : []),
   ];
   const online = statusSteps(bundle, options);
+  const unlogged = notInPinnedLog(bundle, trust);
   return conclude({
     steps: [...steps, ...online.steps],
     receipt: bundle.receipt,
     currentStatus: online.current,
     trust: trustText,
     insecure: !hasTrustRoot(trust) && trust.insecureIgnoreTrust === true,
+    noTrustRoot: !hasTrustRoot(trust) && trust.insecureIgnoreTrust !== true,
+    ...(options.acceptUnknownStatus === true ? { acceptUnknownStatus: true } : {}),
+    ...(unlogged ? { notInPinnedLog: unlogged } : {}),
   });
 }
 
@@ -117,24 +127,13 @@ function statusSteps(
   bundle: ReceiptBundle,
   options: VerifyOptions,
 ): { steps: Step[]; current: CurrentStatus } {
-  const status = options.status;
-  if (!status) {
-    return {
-      steps: [],
-      current: { state: 'not-checked', detail: 'the current status was not checked (offline)' },
-    };
-  }
-  if ('error' in status) {
-    // not obtained is not checked, never "active"; a statement that fails its checks is a FAIL
-    const detail = `the current status could not be fetched: ${status.error}`;
-    return {
-      steps: [step('status', 'WARN', detail)],
-      current: { state: 'not-checked', detail },
-    };
-  }
   const { trust } = options;
   const bundleKey = jwkKey(bundle.verificationMaterial.publicKey);
-  return verifyStatus(status.document, {
+  const sources = {
+    ...(options.status ? { given: options.status } : {}),
+    ...(bundle.status !== undefined ? { embedded: bundle.status } : {}),
+  };
+  return currentStatusOf(sources, {
     receiptHash: String(bundle.receipt.receiptHash ?? ''),
     keys: signingKeysFor(trust, bundleKey),
     ...(bundle.logEntry ? { logEntry: bundle.logEntry } : {}),
@@ -144,6 +143,15 @@ function statusSteps(
       ? { maxAgeSeconds: options.maxStatusAgeSeconds }
       : {}),
   });
+}
+
+/** Why an authentic receipt is not yet acceptable under a pinned log, or undefined. */
+function notInPinnedLog(bundle: ReceiptBundle, trust: TrustRoot): string | undefined {
+  if (!trust.log || trust.logFromService === true || bundle.logEntry) return undefined;
+  return (
+    `the receipt is not in the pinned log ${trust.log.origin} yet (no logEntry): fetch the ` +
+    'bundle or its tlog-proof again once it is anchored'
+  );
 }
 
 export function describeTrust(trust: TrustRoot): string {

@@ -9,7 +9,8 @@ import { main } from '../src/cli/main.js';
 /**
  * The CI identity options of receipt-verify against CI receipts the service really issued and
  * signed: a deploy script's policy (repository, commit, signer workflow, runner, profile) checked
- * offline, each unmet condition named, exit 3 for an authentic receipt that misses one.
+ * offline against the bundle and the signed status saved with it, each unmet condition named,
+ * exit 3 for an authentic receipt that misses one.
  */
 const TENANT = 'tenant-ci-policy';
 const REPO = 'acme/app';
@@ -58,7 +59,10 @@ async function issued(sha: string, claims: Record<string, string> | 'github-app'
     { identity },
   );
   const file = path.join(dir, `${record.id}.json`);
-  fs.writeFileSync(file, JSON.stringify(await ctx.app.services.receipts.bundle(TENANT, record.id)));
+  const bundle = await ctx.app.services.receipts.bundle(TENANT, record.id);
+  // the service's signed status of the receipt, kept with the bundle: its status is known
+  const status = await ctx.app.services.receipts.publicStatus(record.receipt.receiptHash);
+  fs.writeFileSync(file, JSON.stringify({ ...bundle, status }));
   return file;
 }
 
@@ -72,7 +76,7 @@ const sha = () => randomBytes(20).toString('hex');
 const RELEASE = `${REPO}/.github/workflows/release.yml@refs/heads/main`;
 
 describe('receipt-verify CI identity options', () => {
-  it('a receipt that meets every condition: exit 0', async () => {
+  it('a receipt that meets every condition, its fresh signed status kept with it: exit 0', async () => {
     const commit = sha();
     const file = await issued(commit, {
       workflow_ref: RELEASE,
@@ -93,6 +97,7 @@ describe('receipt-verify CI identity options', () => {
       'ci-provenance-v1',
     );
     expect(res.code, res.out).toBe(0);
+    expect(res.out).toMatch(/^PASS {2}status-signature .*\(carried in the bundle\)$/m);
     expect(res.out).toContain('PASS  ci-policy        every CI policy condition is met');
   });
 

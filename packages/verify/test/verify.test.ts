@@ -33,10 +33,14 @@ const hexOf = (wire: string) => Buffer.from(wire.slice(7), 'hex');
 const wire = (b: Uint8Array) => `sha256:${Buffer.from(b).toString('hex')}`;
 
 describe('the verdict', () => {
-  it('authentic ALLOW, status not checked: caution, exit 0; with a fresh active status: accepted', () => {
+  it('authentic ALLOW, status not checked: caution, exit 3, or exit 0 when --offline accepts it; with a fresh active status: accepted', () => {
     const offline = verifyBundle(bundle(), { trust });
-    expect(offline).toMatchObject({ authentic: true, verdict: 'caution', exitCode: 0 });
+    expect(offline).toMatchObject({ authentic: true, verdict: 'caution', exitCode: 3 });
     expect(offline.steps.filter((s) => s.status === 'FAIL')).toEqual([]);
+    expect(offline.summary).toMatch(/^CAUTION: .*current status was not checked.*--offline/);
+    const accepted = verifyBundle(bundle(), { trust, acceptUnknownStatus: true });
+    expect(accepted).toMatchObject({ authentic: true, verdict: 'caution', exitCode: 0 });
+    expect(accepted.summary).toMatch(/^VERIFIED OFFLINE: .*not checked.*accepted as unknown/);
     const online = verifyBundle(bundle(), {
       trust,
       status: { document: fixture('status-active.json') },
@@ -49,15 +53,20 @@ describe('the verdict', () => {
     });
   });
 
-  it('nothing pinned: not authentic, key-trust names what to pass', () => {
+  it('nothing pinned: not authentic, exit 2 (a usage error), key-trust names what to pass', () => {
     const v = verifyBundle(bundle(), { trust: {} });
     expect(v).toMatchObject({
       authentic: false,
-      exitCode: 1,
+      exitCode: 2,
       failedStep: 'key-trust',
       verdict: 'rejected',
     });
     expect(stepOf(v, 'key-trust')?.detail).toMatch(/--jwks.*--online.*--log-policy/);
+    // a pinned origin alone proves nothing either
+    const origin = verifyBundle(bundle(), {
+      trust: { log: { origin: 'receipts.example.com/log', witnesses: [], quorum: 0 } },
+    });
+    expect(origin).toMatchObject({ exitCode: 2, failedStep: 'key-trust' });
   });
 
   it('BLOCK is rejected with exit 3; a revoked receipt is rejected with exit 3', () => {
@@ -86,7 +95,11 @@ describe('the verdict', () => {
       status: { document: fixture('status-active.json') },
       now: later,
     });
-    expect(stale).toMatchObject({ verdict: 'caution', currentStatus: { state: 'not-checked' } });
+    expect(stale).toMatchObject({
+      verdict: 'caution',
+      exitCode: 3,
+      currentStatus: { state: 'not-checked' },
+    });
     expect(stepOf(stale, 'status-age')?.status).toBe('WARN');
     const oldRevoked = verifyBundle(fixture('bundle-revoked.json'), {
       trust,
@@ -246,11 +259,12 @@ describe('the status steps', () => {
     });
     expect(stepOf(other, 'status-signature')).toMatchObject({
       status: 'FAIL',
-      detail: 'the statement is about another receipt',
+      detail: 'the statement is about another receipt (fetched from the service)',
     });
     const down = verifyBundle(bundle(), { trust, status: { error: 'connection refused' } });
     expect(down).toMatchObject({
       verdict: 'caution',
+      exitCode: 3,
       authentic: true,
       currentStatus: { state: 'not-checked' },
     });

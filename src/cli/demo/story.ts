@@ -99,7 +99,8 @@ async function pdf(story: Story, id: string): Promise<string> {
 /**
  * The relying party's check of the PDF, offline: the verifier package (what `receipts verify`
  * and `npx @verification-receipts/verify` run) with the service's public keys saved to a file,
- * and the deed itself. Offline it cannot see the revocation made since: `--online` would.
+ * and the deed itself. Offline it cannot see the revocation made since (`--online` would), so an
+ * authentic ALLOW receipt is caution, exit 3: the answer a script gating on exit 0 must get.
  */
 async function verifyOffline(story: Story, file: string): Promise<void> {
   const jwks = path.join(story.material.dir, 'jwks.json');
@@ -115,9 +116,9 @@ async function verifyOffline(story: Story, file: string): Promise<void> {
   const lines: string[] = [];
   const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
   const code = await verifyReceipt([file, '--jwks', jwks, '--artifact', deed], io);
-  if (code !== 0) throw new Error(`the offline check of ${file} failed:\n${lines.join('\n')}`);
-  story.io.out(`   -> ${lines.at(-1) ?? ''}`);
-  story.io.out('      (offline it cannot see the revocation since; add --online $URL to ask)');
+  if (code !== 3) throw new Error(`the offline check of ${file} failed:\n${lines.join('\n')}`);
+  story.io.out(`   -> ${(lines.at(-1) ?? '').split(' (')[0] ?? ''}, exit 3`);
+  story.io.out('      (offline it cannot see the revocation since: add --online $URL to ask)');
 }
 
 async function anchor(story: Story, id: string): Promise<void> {

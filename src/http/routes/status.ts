@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ConsistencyProof } from '../../contract/common.js';
 import { PUBLIC_STATUS_EXAMPLE } from '../../contract/examples.js';
-import { STATUS_MEDIA_TYPE } from '../../receipts/public-status.js';
+import { PublicStatusDocument } from '../../contract/status.js';
 import { errorResponses } from '../schemas/responses.js';
 
 const StatusParams = z.object({
@@ -24,45 +23,10 @@ const StatusQuery = z.object({
     .describe('Tree size of a checkpoint you hold: the answer carries a consistency proof from it'),
 });
 
-const Signature = z.strictObject({
-  alg: z.literal('EdDSA'),
-  kid: z.string(),
-  signature: z.string(),
+const PublicStatus = PublicStatusDocument.meta({
+  id: 'PublicStatus',
+  example: PUBLIC_STATUS_EXAMPLE,
 });
-
-const PublicStatus = z
-  .strictObject({
-    mediaType: z.literal(STATUS_MEDIA_TYPE),
-    statement: z.strictObject({
-      type: z.literal('verification-receipt-status/v1'),
-      receiptHash: z.string(),
-      status: z.enum(['active', 'revoked']),
-      revokedAt: z.string().optional(),
-      revokedBy: z.string().optional(),
-      revocationLogIndex: z.number().int().optional(),
-      inconsistency: z.string().optional(),
-      anchor: z.strictObject({
-        status: z.enum(['ANCHORED', 'PENDING']),
-        logIndex: z.number().int().optional(),
-      }),
-      producedAt: z.string(),
-    }),
-    canonicalStatement: z.string().describe('RFC 8785 form of statement: the signed bytes'),
-    signature: Signature.nullable(),
-    log: z
-      .strictObject({
-        checkpoint: z.strictObject({
-          origin: z.string(),
-          treeSize: z.number(),
-          rootHash: z.string(),
-          checkpoint: z.string(),
-          createdAt: z.string(),
-        }),
-        consistency: ConsistencyProof.optional(),
-      })
-      .optional(),
-  })
-  .meta({ id: 'PublicStatus', example: PUBLIC_STATUS_EXAMPLE });
 
 /**
  * GET /status/{receiptHash}: no key, rate limited per client address (the context registers the

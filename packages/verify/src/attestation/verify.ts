@@ -1,7 +1,8 @@
-import { verifyStatus, type CurrentStatus } from '../status.js';
+import type { CurrentStatus } from '../status.js';
+import { currentStatusOf, type StatusInput } from '../status-source.js';
 import { step, type Step } from '../steps.js';
 import type { TrustRoot } from '../trust.js';
-import type { Verdict } from '../verdict.js';
+import { inForce, type Verdict } from '../verdict.js';
 import {
   dsseSignatureStep,
   envelopeOf,
@@ -15,13 +16,19 @@ import { statementStep, subjectStep, type AttestationFacts } from './statement.j
  * Verification of a receipt's attestation (a Sigstore bundle v0.3 holding a SLSA VSA v1), fail
  * closed: the envelope, the pinned key its hint names, the DSSE signature over the exact payload
  * bytes, the statement, its subject; then the stated result and, online, the receipt's current
- * status. Any failed step: not verified (exit 1); FAILED or revoked: authentic, rejected (exit 3).
+ * status. Any failed step: not verified (exit 1); FAILED or revoked: authentic, rejected (exit 3);
+ * PASSED with the status unknown: caution (exit 3, or 0 when the unknown status is accepted).
  */
 
 export interface AttestationOptions {
   trust: TrustRoot;
-  /** The public status of the receipt the attestation names, or why it could not be fetched. */
-  status?: { document: unknown } | { error: string };
+  /**
+   * The public status of the receipt the attestation names, fetched or supplied, or why it could
+   * not be fetched.
+   */
+  status?: StatusInput;
+  /** Accept an unknown current status (--offline): a PASSED attestation is then exit 0. */
+  acceptUnknownStatus?: boolean;
   now?: Date;
   maxStatusAgeSeconds?: number;
   /** How the trust root is described in the report. */
@@ -33,17 +40,8 @@ function statusSteps(
   options: AttestationOptions,
 ): { steps: Step[]; current: CurrentStatus } {
   const { status } = options;
-  if (!status || !facts?.receiptHash)
-    return {
-      steps: [],
-      current: { state: 'not-checked', detail: 'the current status was not checked (offline)' },
-    };
-  if ('error' in status) {
-    const detail = `the current status could not be fetched: ${status.error}`;
-    return { steps: [step('status', 'WARN', detail)], current: { state: 'not-checked', detail } };
-  }
-  return verifyStatus(status.document, {
-    receiptHash: facts.receiptHash,
+  return currentStatusOf(facts?.receiptHash && status ? { given: status } : {}, {
+    receiptHash: facts?.receiptHash ?? '',
     keys: options.trust.keys ?? [],
     ...(options.now ? { now: options.now } : {}),
     ...(options.maxStatusAgeSeconds !== undefined
@@ -77,6 +75,7 @@ function attestationSteps(
 function judge(
   facts: AttestationFacts,
   current: CurrentStatus,
+  acceptUnknown: boolean,
 ): Pick<Verdict, 'verdict' | 'exitCode' | 'summary'> {
   if (current.state === 'revoked')
     return {
@@ -91,17 +90,7 @@ function judge(
       summary: 'AUTHENTIC, VERIFICATION FAILED: the attestation states verificationResult FAILED',
     };
   const levels = facts.verifiedLevels.join(', ');
-  return current.state === 'active'
-    ? {
-        verdict: 'accepted',
-        exitCode: 0,
-        summary: `VERIFIED: authentic attestation, PASSED (${levels}), ${current.detail}`,
-      }
-    : {
-        verdict: 'caution',
-        exitCode: 0,
-        summary: `VERIFIED: authentic attestation, PASSED (${levels}); ${current.detail}`,
-      };
+  return inForce(`authentic attestation, PASSED (${levels})`, current, acceptUnknown);
 }
 
 export function verifyAttestation(input: unknown, options: AttestationOptions): Verdict {
@@ -128,7 +117,8 @@ export function verifyAttestation(input: unknown, options: AttestationOptions): 
       failedStep: which.id,
     };
   }
-  return { ...base, ...judge(facts, online.current), authentic: true };
+  const accept = options.acceptUnknownStatus === true;
+  return { ...base, ...judge(facts, online.current, accept), authentic: true };
 }
 
 /** The receipt hash an attestation names, read before it is verified (to fetch its status). */

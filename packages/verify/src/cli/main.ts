@@ -4,7 +4,8 @@ import type { PdfSignature } from '../pdf/signature.js';
 import { readBundle } from '../read.js';
 import { MAX_TLOG_PROOF_BYTES } from '../log/tlog-proof.js';
 import { MAX_PDF_BYTES } from '../pdf/attachment.js';
-import type { TrustRoot } from '../trust.js';
+import { NO_TRUST_ROOT } from '../receipt-steps.js';
+import { hasTrustRoot, type TrustRoot } from '../trust.js';
 import { unreadable } from '../verdict.js';
 import { describeTrust, verifyBundle, type VerifyOptions } from '../verify.js';
 import {
@@ -16,10 +17,11 @@ import {
 import { withCiPolicy } from '../ci-policy.js';
 import { checkTimestamps } from '../timestamp/steps.js';
 import { certificatesFromPem, MAX_CERTIFICATE_BYTES } from '../timestamp/x509.js';
-import { fetchJson, FetchError, MAX_FETCH_BYTES } from './fetch.js';
+import { FetchError, MAX_FETCH_BYTES } from './fetch.js';
 import { parseOptions, Usage, type Options } from './options.js';
 import { printVerdict, type Io } from './print.js';
 import { readFileBounded } from './files.js';
+import { statusOf } from './status.js';
 import { trustFrom } from './trust.js';
 import { withTlogProof } from './tlog-proof.js';
 
@@ -54,7 +56,14 @@ Options:
                            must endorse the PDF's certificate (a key trusted only through the log never does)
   --allow-unsigned-pdf     accept a PDF without a PAdES signature, with a warning: only for PDFs made
                            before receipts were signed (without it, an unsigned PDF fails)
+
+Current status (exit 0 needs the receipt known not to be revoked):
+  --online URL             (above) fetches the signed status now
+  --status FILE            a saved signed status: the answer of GET <service>/status/{receiptHash}
+                           ?treeSize=N (N the bundle's tree size); a bundle may also carry one
   --max-status-age SECS    how old a status statement may be and still count as current (default 300)
+  --offline                accept an unknown status: an authentic ALLOW receipt whose status was
+                           not checked is exit 0 (the verdict line says so), not exit 3
 
 CI receipts (each failing condition is named; an authentic receipt that misses one is exit 3):
   --repo OWNER/NAME        the receipt is about this repository
@@ -68,8 +77,10 @@ CI receipts (each failing condition is named; an authentic receipt that misses o
   --json                   print one JSON object (docs/verify-result.schema.json)
   --help, -h               this text
 
-Exit status: 0 authentic, ALLOW and not revoked; 1 not authentic (the failing step is named);
-2 unreadable input or bad usage; 3 authentic but FLAG, BLOCK, revoked or a CI condition not met.
+Exit status: 0 authentic, ALLOW and known not to be revoked (checked online, or by a signed status
+no older than --max-status-age; or its status accepted as unknown with --offline); 1 not authentic
+(the failing step is named); 2 unreadable input or bad usage, no trust root included; 3 authentic
+but FLAG, BLOCK, revoked, its status not checked, not yet in a pinned log, or a CI condition not met.
 Every fetch reads at most ${MAX_FETCH_BYTES} bytes; https only (http only to localhost).
 
 example: receipt-verify receipt.pdf --online https://receipts.example.com`;
@@ -96,27 +107,6 @@ function tsaCertificates(files: readonly string[]): Uint8Array[] {
   });
 }
 
-async function statusOf(o: Options, bundle: unknown): Promise<VerifyOptions['status']> {
-  if (!o.online) return undefined;
-  const b = bundle as { receipt?: { receiptHash?: unknown }; logEntry?: { treeSize?: unknown } };
-  const hash = String(b?.receipt?.receiptHash ?? '');
-  const size = typeof b?.logEntry?.treeSize === 'number' ? `?treeSize=${b.logEntry.treeSize}` : '';
-  return fetchStatus(o, hash, size);
-}
-
-/** GET <online>/status/{receiptHash}: the document, or why it could not be fetched. */
-async function fetchStatus(
-  o: Options,
-  hash: string,
-  size: string,
-): Promise<NonNullable<VerifyOptions['status']>> {
-  try {
-    return { document: await fetchJson(`${o.online}/status/${encodeURIComponent(hash)}${size}`) };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
-
 /** What a PDF's reading gives the verifier: its printed text and its signature. */
 function pdfOf(
   read: { printed?: { text: string }; signature?: PdfSignature },
@@ -138,12 +128,12 @@ async function runAttestation(
 ): Promise<number> {
   if (o.tlogProof || o.artifact || o.tsaCerts.length > 0)
     throw new Usage('an attestation is checked without a tlog-proof, --artifact or --tsa-cert');
-  const hash = attestationReceiptHash(input);
-  const status = o.online && hash ? await fetchStatus(o, hash, '') : undefined;
+  const status = await statusOf(o, attestationReceiptHash(input));
   const authentic = verifyAttestation(input, {
     trust,
     trustText: describeTrust(trust),
     ...(status ? { status } : {}),
+    ...(o.offline ? { acceptUnknownStatus: true } : {}),
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
   });
   const verdict = withAttestationPolicy(authentic, o.ci);
@@ -153,6 +143,8 @@ async function runAttestation(
 
 async function run(o: Options, io: Io): Promise<number> {
   const trust: TrustRoot = await trustFrom(o);
+  // a file carries a key of its author's choosing: without a pinned root nothing is verified
+  if (!hasTrustRoot(trust) && !trust.insecureIgnoreTrust) throw new Usage(NO_TRUST_ROOT);
   const bytes = new Uint8Array(readFileBounded(o.file, MAX_PDF_BYTES, 'a receipt'));
   const read = await readBundle(bytes);
   if (!read.ok) {
@@ -168,7 +160,8 @@ async function run(o: Options, io: Io): Promise<number> {
         trust,
       )
     : read.bundle;
-  const status = await statusOf(o, bundle);
+  const b = bundle as { receipt?: { receiptHash?: unknown }; logEntry?: { treeSize?: unknown } };
+  const status = await statusOf(o, String(b?.receipt?.receiptHash ?? ''), b?.logEntry?.treeSize);
   const time = await checkTimestamps(bundle, tsaCertificates(o.tsaCerts));
   const authentic = verifyBundle(bundle, {
     timestamps: time.step,
@@ -176,6 +169,7 @@ async function run(o: Options, io: Io): Promise<number> {
     ...(read.from === 'pdf' ? { pdf: pdfOf(read, o.allowUnsignedPdf) } : {}),
     ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),
     ...(status ? { status } : {}),
+    ...(o.offline ? { acceptUnknownStatus: true } : {}),
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
   });
   const verdict = withCiPolicy(authentic, o.ci);

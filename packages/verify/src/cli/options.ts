@@ -21,6 +21,10 @@ export interface Options {
   pdfCerts: string[];
   allowUnsignedPdf: boolean;
   maxStatusAge?: number;
+  /** A saved signed status document (GET /status/{receiptHash}) to check. */
+  status?: string;
+  /** Accept an unknown current status: an authentic ALLOW receipt is exit 0 without one. */
+  offline: boolean;
   insecureIgnoreTrust: boolean;
   /** The CI identity policy (ci-policy.ts); every field optional. */
   ci: CiPolicy;
@@ -41,6 +45,8 @@ export const OPTIONS = {
   'pdf-cert': { type: 'string', multiple: true },
   'allow-unsigned-pdf': { type: 'boolean' },
   'max-status-age': { type: 'string' },
+  status: { type: 'string' },
+  offline: { type: 'boolean' },
   'insecure-ignore-trust': { type: 'boolean' },
   repo: { type: 'string' },
   sha: { type: 'string' },
@@ -122,6 +128,16 @@ function ciPolicyOf(v: ReturnType<typeof parse>['values']): CiPolicy {
   return policy;
 }
 
+/** --online fetches the current status: a saved one or an unknown one next to it is a mistake. */
+function statusConflicts(v: ReturnType<typeof parse>['values']): void {
+  if (v.online !== undefined && v.offline)
+    throw new Usage('--offline accepts an unknown status; --online checks it: give one of them');
+  if (v.online !== undefined && v.status !== undefined)
+    throw new Usage(
+      '--online fetches the current status: give --status FILE or --online, not both',
+    );
+}
+
 export function parseOptions(args: string[]): Options {
   const { values: v, positionals } = parse(args);
   if (v.help)
@@ -131,6 +147,7 @@ export function parseOptions(args: string[]): Options {
       tsaCerts: [],
       pdfCerts: [],
       allowUnsignedPdf: false,
+      offline: false,
       insecureIgnoreTrust: false,
       ci: {},
       json: false,
@@ -140,6 +157,7 @@ export function parseOptions(args: string[]): Options {
   const files = positionals.filter((p) => !p.endsWith('.tlog-proof'));
   if (files.length !== 1)
     throw new Usage('give exactly one FILE: a PDF receipt or a receipt bundle');
+  statusConflicts(v);
   const tlogProof = v['tlog-proof'] ?? proofs[0];
   if (proofs.length > 1 || (v['tlog-proof'] && proofs.length > 0))
     throw new Usage('give at most one .tlog-proof file');
@@ -159,6 +177,8 @@ export function parseOptions(args: string[]): Options {
     pdfCerts: v['pdf-cert'] ?? [],
     allowUnsignedPdf: v['allow-unsigned-pdf'] ?? false,
     ...defined('maxStatusAge', statusAge(v['max-status-age'])),
+    ...defined('status', v.status),
+    offline: v.offline ?? false,
     insecureIgnoreTrust: v['insecure-ignore-trust'] ?? false,
     ci: ciPolicyOf(v),
     json: v.json ?? false,

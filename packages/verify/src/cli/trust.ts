@@ -157,10 +157,13 @@ export async function trustFrom(o: Options): Promise<TrustRoot> {
   }
   if (o.logPolicy) log = policyLog(readSmall(o.logPolicy), o.logPolicy);
   log = flagLog(o, log);
+  const pinnedByUser =
+    o.logPolicy !== undefined || o.logVkey !== undefined || o.logOrigin !== undefined;
   return {
     ...(keys.length > 0 ? { keys, source: sources.join(', ') } : {}),
     ...(log ? { log } : {}),
     ...(pdfCerts.length > 0 ? { pdfCertificates: pdfCerts } : {}),
+    ...(log && !pinnedByUser ? { logFromService: true } : {}),
     insecureIgnoreTrust: o.insecureIgnoreTrust,
   };
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,15 @@ const schema = JSON.parse(
 );
 const validate = new Ajv2020.default({ strict: false }).compile(schema);
 
+/** bundle.json with one changed character in the receipt: not authentic. */
+function tampered(): string {
+  const bundle = JSON.parse(fs.readFileSync(at('bundle.json'), 'utf8'));
+  bundle.receipt.policyProfile = `${String(bundle.receipt.policyProfile)}x`;
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'verify-main-')), 'bundle.json');
+  fs.writeFileSync(file, JSON.stringify(bundle));
+  return file;
+}
+
 async function run(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
@@ -29,12 +39,14 @@ async function run(...args: string[]) {
 describe('receipt-verify --json', () => {
   it('prints one object that matches docs/verify-result.schema.json, whatever the outcome', async () => {
     const cases: [string[], number][] = [
-      [[at('receipt.pdf'), '--jwks', at('jwks.json')], 0],
+      [[at('receipt.pdf'), '--jwks', at('jwks.json'), '--offline'], 0],
+      [[at('receipt.pdf'), '--jwks', at('jwks.json')], 3],
       [[at('bundle-block.json'), '--jwks', at('jwks.json')], 3],
-      [[at('bundle.json')], 1],
+      [[at('bundle.json'), '--jwks', at('jwks.json'), '--status', at('status-active.json')], 3],
       [[at('jwks.json'), '--jwks', at('jwks.json')], 2],
-      [[at('bundle.json'), '--log-policy', at('log.policy')], 0],
-      [[at('bundle.json'), '--insecure-ignore-trust'], 0],
+      [[at('bundle.json'), '--log-policy', at('log.policy'), '--offline'], 0],
+      [[at('bundle.json'), '--insecure-ignore-trust', '--offline'], 0],
+      [[tampered(), '--jwks', at('jwks.json'), '--offline'], 1],
     ];
     for (const [args, code] of cases) {
       const res = await run(...args, '--json');
@@ -51,6 +63,7 @@ describe('receipt-verify --json', () => {
       at('receipt.tlog-proof'),
       '--jwks',
       at('jwks.json'),
+      '--offline',
     );
     expect(res.code, res.out).toBe(0);
     expect(res.out).toMatch(/^PASS {2}log-inclusion +leaf 1 is in the tree of 5/m);

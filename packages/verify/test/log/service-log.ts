@@ -54,11 +54,17 @@ export interface ServiceLog {
   witnesses: Key[];
 }
 
-export async function serviceLog(size: number, witnessCount: number, quorum: number) {
+/** A log of `size` entries, the first ones `first` (receipt hashes) when given. */
+export async function serviceLog(
+  size: number,
+  witnessCount: number,
+  quorum: number,
+  first: readonly Uint8Array[] = [],
+) {
   const logKey = key(ORIGIN);
   const witnesses = Array.from({ length: witnessCount }, (_, i) => key(`w${i}.test`));
   const entries = Array.from({ length: size }, (_, i) =>
-    createHash('sha256').update(`receipt ${i}`).digest(),
+    first[i] ? Buffer.from(first[i]) : createHash('sha256').update(`receipt ${i}`).digest(),
   );
   const store = new MemoryNodeStore();
   const appended = await appendLeaves(0, entries.map(leafHash), store);
@@ -83,5 +89,41 @@ export async function serviceLog(size: number, witnessCount: number, quorum: num
     const hashes = await inclusionProof(index, size, store);
     return formatTlogProof({ index, proof: hashes, checkpoint: `${note}${lines.join('')}` });
   };
-  return { entries: entries.map((e) => new Uint8Array(e)), policy, proof, logKey, witnesses };
+  const hexOf = (h: Uint8Array) => `sha256:${Buffer.from(h).toString('hex')}`;
+  /**
+   * The bundle log entry of `index` as the service writes it, cosigned by the first `cosigners`
+   * witnesses. `origin` signs the same tree under another origin line (the same key and key
+   * name); `claimed` is the origin the entry names (by default the checkpoint's).
+   */
+  const logEntry = async (
+    index: number,
+    options: { cosigners?: number; origin?: string; claimed?: string } = {},
+  ) => {
+    const { cosigners = witnessCount, origin = ORIGIN } = options;
+    const claimed = options.claimed ?? origin;
+    const signed =
+      origin === ORIGIN
+        ? note
+        : await signCheckpoint({ origin, treeSize: size, rootHash: appended.rootHash }, signer);
+    const text = signed.slice(0, signed.lastIndexOf('\n\n') + 1);
+    const lines = witnesses.slice(0, cosigners).map((w) => `${cosignatureLine(w, text)}\n`);
+    return {
+      origin: claimed,
+      noteVerifierKey: verifierKey({ keyName: claimed, publicKey: logKey.publicKey }),
+      leafVersion: 'rfc9162-sha256-v1',
+      logIndex: index,
+      treeSize: size,
+      rootHash: hexOf(appended.rootHash),
+      inclusionProof: (await inclusionProof(index, size, store)).map(hexOf),
+      checkpoint: `${signed}${lines.join('')}`,
+    };
+  };
+  return {
+    entries: entries.map((e) => new Uint8Array(e)),
+    policy,
+    proof,
+    logEntry,
+    logKey,
+    witnesses,
+  };
 }
