@@ -69,8 +69,9 @@ describe('README Quick start', () => {
     );
     const prelude = [
       'set -euo pipefail',
-      // `npx receipts` is the package bin; from a source checkout it is src/cli/main.ts
-      `npx() { shift; node --conditions=verification-receipts-source --import ${import.meta.resolve('tsx')} ${path.join(ROOT, 'src/cli/main.ts')} "$@"; }`,
+      // `npx receipts` is the package bin; from a source checkout it is src/cli/main.ts, and
+      // `npx @verification-receipts/verify` is the same verifier as its `verify` command
+      `npx() { local bin="$1"; shift; [ "$bin" = receipts ] || set -- verify "$@"; node --conditions=verification-receipts-source --import ${import.meta.resolve('tsx')} ${path.join(ROOT, 'src/cli/main.ts')} "$@"; }`,
     ].join('\n');
     const body = script.replace(/^URL=.*$/m, `URL=${url}`);
     try {

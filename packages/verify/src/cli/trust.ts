@@ -139,7 +139,6 @@ async function pdfCertificates(o: Options): Promise<string[]> {
 export async function trustFrom(o: Options): Promise<TrustRoot> {
   const keys: Uint8Array[] = [];
   const sources: string[] = [];
-  const pdfCerts = await pdfCertificates(o);
   let log: PinnedLog | undefined;
   if (o.jwks) {
     keys.push(...(await jwksKeys(o.jwks)));
@@ -155,6 +154,8 @@ export async function trustFrom(o: Options): Promise<TrustRoot> {
     sources.push(`JWKS fetched from ${url} at ${new Date().toISOString()}`);
     log = await onlineLog(o.online);
   }
+  // after the keys: an unreachable service is reported at its JWKS, the first thing it must serve
+  const pdfCerts = await pdfCertificates(o);
   if (o.logPolicy) log = policyLog(readSmall(o.logPolicy), o.logPolicy);
   log = flagLog(o, log);
   const pinnedByUser =
