@@ -86,6 +86,9 @@ const isDelimiter = (b: number): boolean =>
 const hexValue = (b: number): number =>
   b >= 48 && b <= 57 ? b - 48 : b >= 65 && b <= 70 ? b - 55 : b >= 97 && b <= 102 ? b - 87 : -1;
 
+/** A number operand: digits with at most one point (ISO 32000-1 §7.3.3). */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
 /** Operands kept before an operator: more are dropped (a show operator takes one). */
 const MAX_OPERANDS = 64;
 
@@ -117,9 +120,8 @@ class Tokenizer {
 
   private operatorOrNumber(onOperator: (operator: string, operands: Operand[]) => void): void {
     const token = this.word(this.pos);
-    const number = Number(token);
-    if (token !== '' && Number.isFinite(number) && /^[+-]?[\d.]+$/.test(token)) {
-      this.push(number);
+    if (NUMBER.test(token)) {
+      this.push(Number(token));
       return;
     }
     const operands = this.stack[0] ?? [];
@@ -163,7 +165,10 @@ class Tokenizer {
       end += 1;
     }
     // An operator or number is short; a long run is not one and is skipped in bounded pieces.
-    const text = String.fromCharCode(...this.bytes.subarray(start, Math.min(end, start + 128)));
+    let text = '';
+    for (let i = start; i < Math.min(end, start + 128); i += 1) {
+      text += String.fromCharCode(this.bytes[i] ?? 0);
+    }
     this.pos = Math.max(end, start + 1);
     return text;
   }
