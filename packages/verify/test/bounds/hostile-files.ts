@@ -40,6 +40,19 @@ function pagesSharingOneStream(): Uint8Array {
   ]);
 }
 
+/** Page content whose /DecodeParms is an array that holds itself (object 8 is `[8 0 R]`). */
+const cyclicDecodeParms = (): Uint8Array =>
+  pdf([
+    '<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles 5 0 R >> >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>',
+    stream('/DecodeParms 8 0 R', 'BT (x) Tj ET'),
+    '<< /Names [(receipt-bundle.json) 6 0 R] >>',
+    '<< /EF << /F 7 0 R >> >>',
+    stream('', '{}'),
+    '[8 0 R]',
+  ]);
+
 export function hostileFiles(): Record<string, Uint8Array> {
   const committed = readdirSync(join(FIXTURES, 'hostile')).filter((f) => f.endsWith('.pdf'));
   const files: Record<string, Uint8Array> = {};
@@ -61,6 +74,7 @@ export function hostileFiles(): Record<string, Uint8Array> {
       ['receipt-bundle.json', nestedFlateBomb(), '/Filter [/FlateDecode /FlateDecode]'],
     ]),
     'pages-sharing-one-stream.pdf': pagesSharingOneStream(),
+    'cyclic-decode-parms.pdf': cyclicDecodeParms(),
     'unreadable-between-objects.pdf': catalogWith('', `<< >>\nendobj\nx${'1'.repeat(4 * MIB)}`),
     'deep-bundle.json': bundleWith(`${'['.repeat(2 * MIB)}${']'.repeat(2 * MIB)}`),
     'deep-object-bundle.json': bundleWith(`${'{"a":'.repeat(MIB / 2)}1${'}'.repeat(MIB / 2)}`),

@@ -75,6 +75,13 @@ describe('nesting bounds of PDF objects and JSON', () => {
     }
   });
 
+  it('refuses /DecodeParms that holds itself without following it round', async () => {
+    expect(await readBundle(files['cyclic-decode-parms.pdf'] as Uint8Array)).toEqual({
+      ok: false,
+      reason: "the PDF's page content cannot be read: /DecodeParms (predictors) are not supported",
+    });
+  });
+
   it('refuses a bundle nested deeper than 64 levels before parsing it', async () => {
     for (const name of ['deep-bundle.json', 'deep-object-bundle.json', 'open-brackets.json']) {
       expect(await readBundle(files[name] as Uint8Array)).toEqual({
