@@ -75,6 +75,8 @@ export function hostileFiles(): Record<string, Uint8Array> {
     ]),
     'pages-sharing-one-stream.pdf': pagesSharingOneStream(),
     'cyclic-decode-parms.pdf': cyclicDecodeParms(),
+    'long-string.pdf': catalogWith(`/X (${'a'.repeat(5 * MIB - 1024)})`),
+    'long-hex-string.pdf': catalogWith(`/X <${'a'.repeat(5 * MIB - 1024)}>`),
     'unreadable-between-objects.pdf': catalogWith('', `<< >>\nendobj\nx${'1'.repeat(4 * MIB)}`),
     'deep-bundle.json': bundleWith(`${'['.repeat(2 * MIB)}${']'.repeat(2 * MIB)}`),
     'deep-object-bundle.json': bundleWith(`${'{"a":'.repeat(MIB / 2)}1${'}'.repeat(MIB / 2)}`),

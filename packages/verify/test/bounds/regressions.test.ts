@@ -75,6 +75,15 @@ describe('nesting bounds of PDF objects and JSON', () => {
     }
   });
 
+  it('refuses a string of more than 256 KiB before pdf-lib reads it a character at a time', async () => {
+    for (const name of ['long-string.pdf', 'long-hex-string.pdf']) {
+      expect(await readBundle(files[name] as Uint8Array)).toEqual({
+        ok: false,
+        reason: 'a PDF string is longer than 256 KiB',
+      });
+    }
+  });
+
   it('refuses /DecodeParms that holds itself without following it round', async () => {
     expect(await readBundle(files['cyclic-decode-parms.pdf'] as Uint8Array)).toEqual({
       ok: false,
