@@ -4,7 +4,8 @@ import fc from 'fast-check';
  * Inputs for the fuzz targets: a real file (a seed) changed by a few mutations, the ways a hostile
  * file differs from a genuine one. Flips and overwrites break a field; truncation, deletion and
  * splicing move every offset after them; repetition and deep nesting grow what a parser keeps;
- * huge numbers and DER lengths promise more than the file holds. Positions and lengths are drawn
+ * huge numbers and DER lengths promise more than the file holds; a PDF reference to one of the
+ * file's first objects makes cycles (a node that holds itself or its parent). Positions and lengths are drawn
  * as plain numbers and taken modulo the input, so fast-check shrinks a failure towards small ones.
  */
 export type Mutation =
@@ -15,7 +16,8 @@ export type Mutation =
   | { kind: 'splice'; at: number; donor: number; from: number; length: number }
   | { kind: 'repeat'; at: number; length: number; times: number }
   | { kind: 'nest'; at: number; pair: readonly [string, string]; depth: number; closed: boolean }
-  | { kind: 'huge'; at: number; value: string };
+  | { kind: 'huge'; at: number; value: string }
+  | { kind: 'reference'; at: number; object: number };
 
 /** What opens and closes nested values in the syntaxes the targets read: PDF, JSON, DER. */
 const NESTING: ReadonlyArray<readonly [string, string]> = [
@@ -77,6 +79,11 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     }),
   },
   fc.record({ kind: fc.constant('huge' as const), at, value: fc.constantFrom(...HUGE) }),
+  fc.record({
+    kind: fc.constant('reference' as const),
+    at,
+    object: fc.integer({ min: 1, max: 40 }),
+  }),
 );
 
 function insert(input: Uint8Array, offset: number, part: Uint8Array, remove = 0): Uint8Array {
@@ -125,6 +132,8 @@ export function applyMutation(
       const text = open.repeat(depth) + (m.closed ? close.repeat(depth) : '');
       return insert(input, offset, latin1(text));
     }
+    case 'reference':
+      return insert(input, offset, latin1(` ${m.object} 0 R `));
     case 'huge':
       return insert(
         input,
