@@ -81,7 +81,8 @@ function isAbsent(params: unknown): boolean {
 /** A filter's name for a message: short and printable, whatever the file holds. */
 function nameOf(value: unknown): string {
   if (!(value instanceof PDFName)) return 'non-name';
-  const text = value.decodeText().replace(/[^\w.-]/g, '?');
+  // the encoded form, cut first: decodeText() spreads every character into one call
+  const text = value.asString().slice(1, 42).replace(/[^\w.-]/g, '?');
   return `/${text.length > 40 ? `${text.slice(0, 40)}...` : text}`;
 }
 

@@ -10,6 +10,7 @@ import {
 } from 'pdf-lib';
 import { decodeBounded } from './decode.js';
 import { MAX_OBJECT_DEPTH, nestsDeeperThan } from './nesting.js';
+import { boundTokens } from './tokens.js';
 
 /**
  * Loading a PDF with pdf-lib's parser, bounded. The parser reads the whole file and, on the way,
@@ -35,11 +36,6 @@ export type Loaded =
 export const MAX_INDEX_STREAM_BYTES = 1024 * 1024;
 /** Entries those streams declare, together. */
 const MAX_INDEX_ENTRIES = 100_000;
-/**
- * Bytes of one string in the file (the largest in a receipt is its signature's hex /Contents, at
- * most 128 KiB). pdf-lib builds a string a character at a time, ~50 bytes of memory per byte read.
- */
-export const MAX_STRING_BYTES = 256 * 1024;
 /** Objects parsed (a receipt has a few hundred, counting array elements). */
 const MAX_OBJECTS = 200_000;
 
@@ -53,7 +49,7 @@ export async function loadPdf(bytes: Uint8Array): Promise<Loaded> {
   let context: PDFContext;
   try {
     boundDepth(parser, guard);
-    boundStrings(parser, bytes, guard);
+    boundTokens(parser, bytes, (reason) => guard.refuse(reason));
     refuseJibberish(parser, bytes, guard);
     context = await parser.parseDocument();
   } catch {
@@ -131,44 +127,6 @@ function boundDepth(parser: PDFParser, guard: IndexGuard): void {
   };
   internals.parseArray = counted(parseArray.bind(parser));
   internals.parseDict = counted(parseDict.bind(parser));
-}
-
-/** The parser's string readers (protected in its types). */
-type Strings = { parseString(): PDFObject; parseHexString(): PDFObject };
-
-/**
- * A string longer than MAX_STRING_BYTES ends the parse before pdf-lib reads it: its extent is
- * found first, from where the parser stands (the same rules: escapes, balanced parentheses).
- */
-function boundStrings(parser: PDFParser, input: Uint8Array, guard: IndexGuard): void {
-  const internals = parser as unknown as Partial<Strings & ParserInternals>;
-  const { parseString, parseHexString, bytes } = internals;
-  if (typeof parseString !== 'function' || typeof parseHexString !== 'function' || !bytes) {
-    throw new Error('unsupported pdf-lib parser');
-  }
-  const within = (read: () => PDFObject, hex: boolean) => (): PDFObject => {
-    const at = bytes.offset();
-    const end = hex ? input.indexOf(0x3e, at) : literalEnd(input, at);
-    if ((end < 0 ? input.length : end) - at > MAX_STRING_BYTES) {
-      guard.refuse(`a PDF string is longer than ${MAX_STRING_BYTES / 1024} KiB`);
-    }
-    return read();
-  };
-  internals.parseString = within(parseString.bind(parser), false);
-  internals.parseHexString = within(parseHexString.bind(parser), true);
-}
-
-/** Where the literal string opening at `at` closes (-1: never), looking no further than the bound. */
-function literalEnd(input: Uint8Array, at: number): number {
-  let open = 0;
-  const stop = Math.min(input.length, at + MAX_STRING_BYTES + 2);
-  for (let i = at; i < stop; i += 1) {
-    const b = input[i];
-    if (b === 0x5c) i += 1;
-    else if (b === 0x28) open += 1;
-    else if (b === 0x29 && --open === 0) return i;
-  }
-  return stop < input.length ? stop : -1;
 }
 
 /** The parser internals that skipping data between objects uses (protected in its types). */

@@ -77,6 +77,13 @@ export function hostileFiles(): Record<string, Uint8Array> {
     'cyclic-decode-parms.pdf': cyclicDecodeParms(),
     'long-string.pdf': catalogWith(`/X (${'a'.repeat(5 * MIB - 1024)})`),
     'long-hex-string.pdf': catalogWith(`/X <${'a'.repeat(5 * MIB - 1024)}>`),
+    'long-name.pdf': catalogWith(`/X /${'a'.repeat(5 * MIB - 1024)}`),
+    'long-number.pdf': catalogWith(`/X ${'1'.repeat(5 * MIB - 1024)}`),
+    'long-name-tree-key.pdf': catalogWith(
+      '/Names << /EmbeddedFiles 3 0 R >>',
+      `<< /Names [(${'k'.repeat(200_000)}) 4 0 R] >>`,
+      '<< >>',
+    ),
     'unreadable-between-objects.pdf': catalogWith('', `<< >>\nendobj\nx${'1'.repeat(4 * MIB)}`),
     'deep-bundle.json': bundleWith(`${'['.repeat(2 * MIB)}${']'.repeat(2 * MIB)}`),
     'deep-object-bundle.json': bundleWith(`${'{"a":'.repeat(MIB / 2)}1${'}'.repeat(MIB / 2)}`),

@@ -84,6 +84,22 @@ describe('nesting bounds of PDF objects and JSON', () => {
     }
   });
 
+  it('refuses a name or number longer than 1 KiB before pdf-lib reads it', async () => {
+    for (const name of ['long-name.pdf', 'long-number.pdf']) {
+      expect(await readBundle(files[name] as Uint8Array)).toEqual({
+        ok: false,
+        reason: 'a PDF name or number is longer than 1 KiB',
+      });
+    }
+  });
+
+  it('passes over a name-tree key too long to be the bundle, without decoding it', async () => {
+    expect(await readBundle(files['long-name-tree-key.pdf'] as Uint8Array)).toEqual({
+      ok: false,
+      reason: 'the PDF has no receipt-bundle.json attachment',
+    });
+  });
+
   it('refuses /DecodeParms that holds itself without following it round', async () => {
     expect(await readBundle(files['cyclic-decode-parms.pdf'] as Uint8Array)).toEqual({
       ok: false,
