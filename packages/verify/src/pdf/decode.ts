@@ -82,7 +82,10 @@ function isAbsent(params: unknown): boolean {
 function nameOf(value: unknown): string {
   if (!(value instanceof PDFName)) return 'non-name';
   // the encoded form, cut first: decodeText() spreads every character into one call
-  const text = value.asString().slice(1, 42).replace(/[^\w.-]/g, '?');
+  const text = value
+    .asString()
+    .slice(1, 42)
+    .replace(/[^\w.-]/g, '?');
   return `/${text.length > 40 ? `${text.slice(0, 40)}...` : text}`;
 }
 
