@@ -32,6 +32,8 @@ export const UNIT_TESTS = [
   'packages/verify/test/verify.test.ts',
   'packages/verify/test/{cli,log}/**/*.test.ts',
   'packages/verify/test/pdf/{attachment,endorsement,text,revisions,revisions-fuzz}.test.ts',
+  // hostile inputs read in process (bounds/cli.test.ts spawns the CLI: integration)
+  'packages/verify/test/bounds/regressions.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
   'test/receipts/{canonical,ci-proof,log-waiters,policy,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',

@@ -54,13 +54,18 @@ function evaluate(): Verdict | undefined {
     return unreadableVerdict(state.unreadable, trust.source ?? '');
   const r = state.receipt;
   if (!r) return undefined;
-  return verifyBundle(r.bundle, {
-    trust,
-    ...(r.pdf ? { pdf: r.pdf } : {}),
-    ...(r.timestamps ? { timestamps: r.timestamps } : {}),
-    ...(state.artifact ? { artifact: state.artifact.bytes } : {}),
-    ...(state.status ? { status: state.status } : {}),
-  });
+  try {
+    return verifyBundle(r.bundle, {
+      trust,
+      ...(r.pdf ? { pdf: r.pdf } : {}),
+      ...(r.timestamps ? { timestamps: r.timestamps } : {}),
+      ...(state.artifact ? { artifact: state.artifact.bytes } : {}),
+      ...(state.status ? { status: state.status } : {}),
+    });
+  } catch {
+    // a verdict, whatever the file: never a page left without one
+    return unreadableVerdict('the receipt cannot be checked', trust.source ?? '');
+  }
 }
 
 function show(): void {
@@ -87,23 +92,32 @@ async function chooseReceipt(file: File): Promise<void> {
   $('file-name').textContent = file.name;
   state.busy = 'Checking the receipt...';
   show();
-  const read = await readBundle(new Uint8Array(await file.arrayBuffer()));
+  const read = await readReceipt(file);
   if (mine !== generation) return;
-  Object.assign(state, { receipt: undefined, unreadable: undefined, status: undefined });
+  Object.assign(state, { receipt: undefined, unreadable: undefined, status: undefined }, read);
   state.busy = undefined;
-  if (read.ok) {
-    const pdf =
-      read.from === 'pdf' ? { printed: read.printed, signature: read.signature } : undefined;
-    state.receipt = receiptOf(read.bundle, pdf);
-    state.receipt.timestamps = await timestampsStep(read.bundle);
-    if (mine !== generation) return;
-  } else {
-    state.unreadable = read.reason;
-  }
   // only a receipt of this service has a status here worth asking for; no verdict is shown
   // before it is known, so the banner never flashes a verdict that is about to change
   if (keyTrusted(evaluate())) await checkStatus();
   else show();
+}
+
+/**
+ * The receipt in a file, or why it is unreadable. The reader bounds what a hostile file costs;
+ * should it still throw, the page says the file is unreadable rather than stay on "Checking".
+ */
+async function readReceipt(file: File): Promise<Pick<typeof state, 'receipt' | 'unreadable'>> {
+  try {
+    const read = await readBundle(new Uint8Array(await file.arrayBuffer()));
+    if (!read.ok) return { unreadable: read.reason };
+    const pdf =
+      read.from === 'pdf' ? { printed: read.printed, signature: read.signature } : undefined;
+    const receipt = receiptOf(read.bundle, pdf);
+    receipt.timestamps = await timestampsStep(read.bundle);
+    return { receipt };
+  } catch {
+    return { unreadable: 'the file cannot be read as a receipt' };
+  }
 }
 
 /**

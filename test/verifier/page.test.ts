@@ -20,6 +20,7 @@ import {
   objectBody,
   withEntry,
 } from '../../packages/verify/test/pdf/incremental.js';
+import { hostileFiles } from '../../packages/verify/test/bounds/hostile-files.js';
 
 /**
  * The /verify page in real headless Chromium (Debian's chromium, driven by playwright-core): the
@@ -301,5 +302,30 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     expect(await step.textContent()).toContain(`revision 3 of 3 (bytes ${pdf.length}-`);
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('ends every hostile file with a red "unreadable" verdict within 5 s, naming the bound', async () => {
+    const files = hostileFiles();
+    const bounds: Record<string, string> = {
+      'deep-tj.pdf': "the PDF's page content nests arrays more than 8 deep",
+      'open-arrays.pdf': "the PDF's page content nests arrays more than 8 deep",
+      'deep-object.pdf': 'a PDF object nests deeper than 32 levels',
+      'deep-bundle.json': 'the bundle nests deeper than 64 levels',
+    };
+    for (const [name, bound] of Object.entries(bounds)) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, files[name] as Uint8Array);
+      const { page, problems } = await openPage();
+      const start = Date.now();
+      await page.setInputFiles('#file', file);
+      await page.waitForSelector('#verdict[data-verdict]', { timeout: 5_000 });
+      expect(Date.now() - start).toBeLessThan(5_000);
+      expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('rejected');
+      const banner = await page.textContent('#verdict');
+      expect(banner).toContain('This file is not a receipt this page can read');
+      expect(banner).toContain(bound);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import * as ed from '@noble/ed25519';
 import { sha256 as nobleSha256, sha512 } from '@noble/hashes/sha2';
 import canonicalize from 'canonicalize';
 import { base64url, concat, fromBase64url, hex, utf8 } from './encoding.js';
+import { valueNestsDeeperThan } from './json.js';
 
 /**
  * The cryptographic primitives of offline verification, from audited pure-JavaScript libraries
@@ -15,8 +16,12 @@ export const sha256 = (data: Uint8Array): Uint8Array => nobleSha256(data);
 /** `sha256:<64 lowercase hex>` of the UTF-8 bytes of `text`. */
 export const sha256Wire = (text: string): string => `sha256:${hex(sha256(utf8(text)))}`;
 
-/** RFC 8785 (JCS) serialisation, or undefined for what JSON cannot represent. */
+/**
+ * RFC 8785 (JCS) serialisation, or undefined for what JSON cannot represent or nests deeper than
+ * MAX_JSON_DEPTH (the canonicaliser recurses once per level).
+ */
 export function jcs(value: unknown): string | undefined {
+  if (valueNestsDeeperThan(value)) return undefined;
   try {
     return canonicalize(value);
   } catch {

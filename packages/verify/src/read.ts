@@ -1,6 +1,7 @@
 import { isPdf, readPdfReceipt } from './pdf/attachment.js';
 import { checkPdfRevisions } from './pdf/revision-check.js';
 import type { PdfSignature } from './pdf/signature.js';
+import { MAX_JSON_DEPTH, parseJsonBounded } from './json.js';
 
 /**
  * A verifier's input: a bundle (JSON) or a PDF receipt carrying one. For a PDF, `printed` is the
@@ -34,10 +35,15 @@ export async function readBundle(bytes: Uint8Array): Promise<EvidenceRead> {
 
 function parseJson(json: Uint8Array, from: 'bundle' | 'pdf', notJson: string): EvidenceRead {
   if (json.length > MAX_BUNDLE_BYTES) return { ok: false, reason: 'bundle larger than 5 MiB' };
+  let text: string;
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(json);
-    return { ok: true, bundle: JSON.parse(text), from };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(json);
   } catch {
     return { ok: false, reason: notJson };
   }
+  const parsed = parseJsonBounded(text);
+  if (parsed.ok) return { ok: true, bundle: parsed.value, from };
+  return parsed.reason === 'not JSON'
+    ? { ok: false, reason: notJson }
+    : { ok: false, reason: `the bundle nests deeper than ${MAX_JSON_DEPTH} levels` };
 }

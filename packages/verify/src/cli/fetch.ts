@@ -1,3 +1,5 @@
+import { parseJsonBounded } from '../json.js';
+
 /**
  * Bounded fetches for the verifier: https only (http only to loopback), no redirects, a timeout,
  * and at most MAX_FETCH_BYTES read from the body, stopping as soon as the limit is passed.
@@ -82,10 +84,10 @@ export async function fetchBounded(text: string, accept = 'application/json'): P
 }
 
 export async function fetchJson(url: string): Promise<unknown> {
-  const text = await fetchBounded(url);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new FetchError(`${url}: the answer is not JSON`);
+  const read = parseJsonBounded(await fetchBounded(url));
+  if (!read.ok) {
+    const why = read.reason === 'not JSON' ? 'is not JSON' : read.reason;
+    throw new FetchError(`${url}: the answer ${why}`);
   }
+  return read.value;
 }

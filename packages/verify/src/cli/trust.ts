@@ -1,4 +1,5 @@
 import { createPublicKey } from 'node:crypto';
+import { parseJsonBounded } from '../json.js';
 import { parseLogPolicy } from '../log/policy.js';
 import { parseVerifierKey } from '../log/note.js';
 import { jwkKey } from '../primitives.js';
@@ -32,13 +33,16 @@ function keysOfJwks(set: unknown, where: string): Uint8Array[] {
   return keys;
 }
 
+/** The Ed25519 keys of a JWK Set's text; a Usage error (exit 2) when it holds none. */
+export function jwksFromText(text: string, where: string): Uint8Array[] {
+  const read = parseJsonBounded(text);
+  if (!read.ok) throw new Usage(`${where}: not a JSON JWK Set`);
+  return keysOfJwks(read.value, where);
+}
+
 async function jwksKeys(jwks: string): Promise<Uint8Array[]> {
   if (/^[a-z]+:\/\//i.test(jwks)) return keysOfJwks(await fetchJson(jwks), jwks);
-  try {
-    return keysOfJwks(JSON.parse(readSmall(jwks)), jwks);
-  } catch (err) {
-    throw err instanceof Usage ? err : new Usage(`${jwks}: not a JSON JWK Set`);
-  }
+  return jwksFromText(readSmall(jwks), jwks);
 }
 
 function keyFile(file: string): Uint8Array {

@@ -79,6 +79,18 @@ function attachedBundle(catalog: PDFDict, maxBytes: number): Attachment {
   return { ok: false, reason: `${BUNDLE_ATTACHMENT_NAME} cannot be read: ${decoded.detail}` };
 }
 
+/** Longest name-tree key compared: the bundle's name, UTF-16 with its byte-order mark, fits. */
+const MAX_KEY_BYTES = 256;
+
+/**
+ * A name-tree key as text. pdf-lib decodes a string by spreading its characters into one call,
+ * which overflows the stack past ~100,000 of them: a longer key is no name this reader looks for.
+ */
+function keyText(key: unknown): string {
+  if (!(key instanceof PDFString || key instanceof PDFHexString)) return '';
+  return key.asBytes().length <= MAX_KEY_BYTES ? key.decodeText() : '';
+}
+
 /**
  * The values of every entry called exactly `name` in a name tree (leaf /Names pairs, node /Kids),
  * found by name, never by position. The whole tree is read, within bounds, so that a second
@@ -99,9 +111,7 @@ function findNamed(root: PDFDict, name: string): unknown[] | string {
     entries += pairCount;
     if (entries > MAX_TREE_ENTRIES) return 'the PDF attachment tree is too large';
     for (let i = 0; i < pairCount && pairs instanceof PDFArray; i += 1) {
-      const key = pairs.lookup(2 * i);
-      const text = key instanceof PDFString || key instanceof PDFHexString ? key.decodeText() : '';
-      if (text === name) found.push(pairs.lookup(2 * i + 1));
+      if (keyText(pairs.lookup(2 * i)) === name) found.push(pairs.lookup(2 * i + 1));
     }
     const kids = node.lookup(PDFName.of('Kids'));
     const kidCount = kids instanceof PDFArray ? kids.size() : 0;

@@ -66,15 +66,26 @@ export function flateLayers(dict: PDFDict, ignoreParams: boolean): number | stri
   return names.length;
 }
 
+/**
+ * No parameters: none at all, or an array of nulls (one per filter). An array's entries are
+ * never arrays themselves, so they are not descended into: an array that holds itself (by
+ * reference) would otherwise recurse without end.
+ */
 function isAbsent(params: unknown): boolean {
-  if (params === undefined || params === PDFNull) return true;
-  return params instanceof PDFArray && params.asArray().every((_, i) => isAbsent(params.lookup(i)));
+  const none = (value: unknown): boolean => value === undefined || value === PDFNull;
+  if (none(params)) return true;
+  if (!(params instanceof PDFArray) || params.size() > MAX_LAYERS) return false;
+  return params.asArray().every((_, i) => none(params.lookup(i)));
 }
 
 /** A filter's name for a message: short and printable, whatever the file holds. */
 function nameOf(value: unknown): string {
   if (!(value instanceof PDFName)) return 'non-name';
-  const text = value.decodeText().replace(/[^\w.-]/g, '?');
+  // the encoded form, cut first: decodeText() spreads every character into one call
+  const text = value
+    .asString()
+    .slice(1, 42)
+    .replace(/[^\w.-]/g, '?');
   return `/${text.length > 40 ? `${text.slice(0, 40)}...` : text}`;
 }
 

@@ -9,6 +9,8 @@ import {
   PDFRawStream,
 } from 'pdf-lib';
 import { decodeBounded } from './decode.js';
+import { MAX_OBJECT_DEPTH, nestsDeeperThan } from './nesting.js';
+import { boundTokens } from './tokens.js';
 
 /**
  * Loading a PDF with pdf-lib's parser, bounded. The parser reads the whole file and, on the way,
@@ -22,6 +24,10 @@ import { decodeBounded } from './decode.js';
  * A refused stream throws, which ends the parse (`throwOnInvalidObject`), so nothing unchecked is
  * decoded. A pre-scan of the raw bytes would have to find the same streams, with the same extent
  * and filters, as the parser; checking the parser's own objects cannot disagree with it.
+ *
+ * The parser recurses once per array or dictionary level: its own `parseArray` and `parseDict`
+ * are wrapped to count the depth, and an object stream (read by a parser of pdf-lib's own making)
+ * is refused when its decoded data nests deeper than the same bound (./nesting.ts).
  */
 export type Loaded =
   { ok: true; context: PDFContext; catalog: PDFDict } | { ok: false; reason: string };
@@ -42,6 +48,8 @@ export async function loadPdf(bytes: Uint8Array): Promise<Loaded> {
   parser.parseObject = (): PDFObject => guard.check(parseObject());
   let context: PDFContext;
   try {
+    boundDepth(parser, guard);
+    boundTokens(parser, bytes, (reason) => guard.refuse(reason));
     refuseJibberish(parser, bytes, guard);
     context = await parser.parseDocument();
   } catch {
@@ -80,6 +88,9 @@ class IndexGuard {
       this.refuse(`a PDF ${kind} cannot be read: ${decoded.detail}`);
     }
     this.bytesLeft -= decoded.bytes.length;
+    if (kind === 'object stream' && nestsDeeperThan(decoded.bytes, MAX_OBJECT_DEPTH)) {
+      this.refuse(`a PDF object stream nests deeper than ${MAX_OBJECT_DEPTH} levels`);
+    }
     const count = entries(stream.dict, decoded.bytes.length);
     if (count === undefined) this.refuse(`a PDF ${kind} declares more entries than it holds`);
     this.entriesLeft -= count;
@@ -90,6 +101,32 @@ class IndexGuard {
     this.refused ??= reason;
     throw new Refused(reason);
   }
+}
+
+/** The parser's recursive readers (protected in its types). */
+type Nesting = { parseArray(): PDFObject; parseDict(): PDFObject };
+
+/** Each array or dictionary the parser enters counts one level; past the bound the parse ends. */
+function boundDepth(parser: PDFParser, guard: IndexGuard): void {
+  const internals = parser as unknown as Partial<Nesting>;
+  const { parseArray, parseDict } = internals;
+  if (typeof parseArray !== 'function' || typeof parseDict !== 'function') {
+    throw new Error('unsupported pdf-lib parser');
+  }
+  let depth = 0;
+  const counted = (read: () => PDFObject) => (): PDFObject => {
+    depth += 1;
+    try {
+      if (depth > MAX_OBJECT_DEPTH) {
+        guard.refuse(`a PDF object nests deeper than ${MAX_OBJECT_DEPTH} levels`);
+      }
+      return read();
+    } finally {
+      depth -= 1;
+    }
+  };
+  internals.parseArray = counted(parseArray.bind(parser));
+  internals.parseDict = counted(parseDict.bind(parser));
 }
 
 /** The parser internals that skipping data between objects uses (protected in its types). */

@@ -30,7 +30,10 @@ export function printedText(catalog: PDFDict): Printed {
       left -= decoded.bytes.length;
       parts.push(decoded.bytes);
     }
-    lines.push(...contentText(joined(parts)));
+    const text = contentText(joined(parts));
+    if (!text.ok) return text;
+    // one by one: spreading hundreds of thousands of lines into push() overflows the stack
+    for (const line of text.lines) lines.push(line);
   }
   return { ok: true, text: lines.join('\n') };
 }

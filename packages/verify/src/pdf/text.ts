@@ -3,6 +3,11 @@
  * each move to a new line starts a line, and the strings of one TJ array are one piece of text.
  * Bytes map to characters by WinAnsiEncoding, the encoding of the standard fonts the service's
  * PDFs use. Everything else in the stream (paths, colours, images) is skipped.
+ *
+ * The content is the attacker's: a few KiB of Flate data decode to megabytes of `[`, each one an
+ * array kept until its operator. So arrays nest at most MAX_ARRAY_DEPTH deep and an operator
+ * holds at most MAX_HELD_OPERANDS operands, nested ones included; content past either bound is
+ * refused, which also bounds the recursion of `shown`.
  */
 
 /** Operators that start a new line of text. */
@@ -13,27 +18,45 @@ const WIN_ANSI_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u009
 
 type Operand = number | string | Uint8Array | Operand[];
 
-export function contentText(bytes: Uint8Array): string[] {
+export type ContentText = { ok: true; lines: string[] } | { ok: false; reason: string };
+
+/** Arrays inside arrays (a TJ array is one level; a receipt has no deeper one). */
+export const MAX_ARRAY_DEPTH = 8;
+/** Operands held for one operator, array elements included (a kerned TJ line holds a few hundred). */
+export const MAX_HELD_OPERANDS = 65_536;
+
+/** Content refused by a bound; caught in contentText, never seen outside this module. */
+class Refused extends Error {}
+
+export function contentText(bytes: Uint8Array): ContentText {
   const lines: string[] = [];
   let line = '';
   const flush = (): void => {
     if (line !== '') lines.push(line);
     line = '';
   };
-  new Tokenizer(bytes).run((operator, operands) => {
-    if (NEW_LINE.has(operator) || operator === "'" || operator === '"') flush();
-    if (operator === 'Tj' || operator === "'" || operator === '"' || operator === 'TJ') {
-      line += shown(operands[operands.length - 1]);
-    }
-  });
+  try {
+    new Tokenizer(bytes).run((operator, operands) => {
+      if (NEW_LINE.has(operator) || operator === "'" || operator === '"') flush();
+      if (operator === 'Tj' || operator === "'" || operator === '"' || operator === 'TJ') {
+        line += shown(operands[operands.length - 1], 0);
+      }
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, reason: error.message };
+    throw error;
+  }
   flush();
-  return lines;
+  return { ok: true, lines };
 }
 
-/** The text of a string operand, or of the strings of an array operand (TJ). */
-function shown(operand: Operand | undefined): string {
+/** The text of a string operand, or of the strings of an array operand (TJ), nested or not. */
+function shown(operand: Operand | undefined, depth: number): string {
   if (operand instanceof Uint8Array) return winAnsi(operand);
-  if (Array.isArray(operand)) return operand.map((part) => shown(part)).join('');
+  // the tokenizer nests no deeper than MAX_ARRAY_DEPTH; the check keeps this true on its own
+  if (Array.isArray(operand) && depth < MAX_ARRAY_DEPTH) {
+    return operand.map((part) => shown(part, depth + 1)).join('');
+  }
   return '';
 }
 
@@ -63,6 +86,9 @@ const isDelimiter = (b: number): boolean =>
 const hexValue = (b: number): number =>
   b >= 48 && b <= 57 ? b - 48 : b >= 65 && b <= 70 ? b - 55 : b >= 97 && b <= 102 ? b - 87 : -1;
 
+/** A number operand: digits with at most one point (ISO 32000-1 §7.3.3). */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
 /** Operands kept before an operator: more are dropped (a show operator takes one). */
 const MAX_OPERANDS = 64;
 
@@ -70,6 +96,8 @@ const MAX_OPERANDS = 64;
 class Tokenizer {
   private pos = 0;
   private readonly stack: Operand[][] = [[]];
+  /** Operands held in open arrays since the last operator. */
+  private held = 0;
 
   constructor(private readonly bytes: Uint8Array) {}
 
@@ -92,25 +120,34 @@ class Tokenizer {
 
   private operatorOrNumber(onOperator: (operator: string, operands: Operand[]) => void): void {
     const token = this.word(this.pos);
-    const number = Number(token);
-    if (token !== '' && Number.isFinite(number) && /^[+-]?[\d.]+$/.test(token)) {
-      this.push(number);
+    if (NUMBER.test(token)) {
+      this.push(Number(token));
       return;
     }
     const operands = this.stack[0] ?? [];
     this.stack.length = 1;
     this.stack[0] = [];
+    this.held = 0;
     if (token === 'ID') this.skipInlineImage();
     onOperator(token, operands);
   }
 
   private push(operand: Operand): void {
     const top = this.stack[this.stack.length - 1];
-    if (top && (this.stack.length > 1 || top.length < MAX_OPERANDS)) top.push(operand);
+    if (!top || (this.stack.length === 1 && top.length >= MAX_OPERANDS)) return;
+    if (this.stack.length > 1 && ++this.held > MAX_HELD_OPERANDS) {
+      throw new Refused(
+        `the PDF's page content has an array of more than ${MAX_HELD_OPERANDS} operands`,
+      );
+    }
+    top.push(operand);
   }
 
   private openArray(): void {
     this.pos += 1;
+    if (this.stack.length > MAX_ARRAY_DEPTH) {
+      throw new Refused(`the PDF's page content nests arrays more than ${MAX_ARRAY_DEPTH} deep`);
+    }
     this.stack.push([]);
   }
 
@@ -128,7 +165,10 @@ class Tokenizer {
       end += 1;
     }
     // An operator or number is short; a long run is not one and is skipped in bounded pieces.
-    const text = String.fromCharCode(...this.bytes.subarray(start, Math.min(end, start + 128)));
+    let text = '';
+    for (let i = start; i < Math.min(end, start + 128); i += 1) {
+      text += String.fromCharCode(this.bytes[i] ?? 0);
+    }
     this.pos = Math.max(end, start + 1);
     return text;
   }

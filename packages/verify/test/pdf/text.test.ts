@@ -73,14 +73,17 @@ describe('printed text of a PDF receipt', () => {
       'BI /W 4 /H 1 /BPC 8 /CS /G ID \x00\x01 EI BT (after image) Tj ET',
       '<< /MCID 0 >> BDC BT <E9> Tj ET EMC',
     ].join('\n');
-    expect(contentText(latin1(content))).toEqual([
-      'a (nested (pair)) Ax\\',
-      'line two',
-      'line three',
-      'concatenated',
-      'after image',
-      'é',
-    ]);
+    expect(contentText(latin1(content))).toEqual({
+      ok: true,
+      lines: [
+        'a (nested (pair)) Ax\\',
+        'line two',
+        'line three',
+        'concatenated',
+        'after image',
+        'é',
+      ],
+    });
   });
 
   it('reads page content split over an array of streams', async () => {
