@@ -59,6 +59,11 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   return new ApiError('internal_error', 'internal error');
 }
 
+/** The answer for a method and path no route serves. */
+export function noRouteError(request: FastifyRequest): ApiError {
+  return new ApiError('not_found', `no route ${request.method} ${request.url}`);
+}
+
 /** Fastify's `frameworkErrors`: a URL the router cannot decode, answered as an ErrorResponse. */
 export function malformedUrlHandler(
   _error: FastifyError,
@@ -102,10 +107,9 @@ export default fp(
       else request.log.info({ error: apiError.code }, apiError.message);
       return reply.status(apiError.statusCode).send(apiError.toResponse());
     });
-    app.setNotFoundHandler((request, reply) => {
-      const apiError = new ApiError('not_found', `no route ${request.method} ${request.url}`);
-      return reply.status(404).send(apiError.toResponse());
-    });
+    app.setNotFoundHandler((request, reply) =>
+      reply.status(404).send(noRouteError(request).toResponse()),
+    );
   },
   { name: 'errors' },
 );
