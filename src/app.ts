@@ -152,7 +152,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const db =
     options.db ??
     (await openDatabase(config.store, {
-      log: { warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
+      log: {
+        warn: (m) => app.log.warn(m),
+        error: (m) => app.log.error(m),
+        info: (m) => app.log.info(m),
+      },
     }));
   await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
   await app.register(securityHeadersPlugin);
