@@ -153,6 +153,8 @@ describe('a body of 10 MiB of nested brackets', () => {
     await sleep(300);
     const [verify, ci, ...unknown] = await attack(nested);
     const latencies = await probing;
+    expect(latencies.length).toBeGreaterThan(0);
+    expect(Math.max(...latencies), latencies.join(', ')).toBeLessThan(100);
     for (const known of [verify, ci]) {
       expect(known?.status, known?.body).toBe(400);
       expect(JSON.parse(known?.body ?? '')).toEqual({
@@ -165,8 +167,6 @@ describe('a body of 10 MiB of nested brackets', () => {
       expect(answer.status, answer.body).toBe(404);
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'not_found' });
     }
-    expect(latencies.length).toBeGreaterThan(0);
-    expect(Math.max(...latencies), latencies.join(', ')).toBeLessThan(100);
   }, 60_000);
 
   it('within the depth limit, a body still reaches validation', async () => {
