@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isStoreUnavailable } from '../../storage/unavailable.js';
 import { isServiceError } from '../../errors.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, noRouteError } from '../api-error.js';
 
 /** Headers that carry proof of who is asking: a malformed one is a failed authentication. */
 const CREDENTIAL_HEADERS = new Set([
@@ -59,11 +59,6 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   return new ApiError('internal_error', 'internal error');
 }
 
-/** The answer for a method and path no route serves. */
-export function noRouteError(request: FastifyRequest): ApiError {
-  return new ApiError('not_found', `no route ${request.method} ${request.url}`);
-}
-
 /** Fastify's `frameworkErrors`: a URL the router cannot decode, answered as an ErrorResponse. */
 export function malformedUrlHandler(
   _error: FastifyError,
@@ -108,7 +103,7 @@ export default fp(
       return reply.status(apiError.statusCode).send(apiError.toResponse());
     });
     app.setNotFoundHandler((request, reply) =>
-      reply.status(404).send(noRouteError(request).toResponse()),
+      reply.status(404).send(noRouteError(request.method, request.url).toResponse()),
     );
   },
   { name: 'errors' },

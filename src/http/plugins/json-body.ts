@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../api-error.js';
+import { ApiError, noRouteError } from '../api-error.js';
 import { discardBody, keepOpenWhileDropping, readJsonBody } from './body-reader.js';
-import { noRouteError } from './errors.js';
 
 /** A UTF-16 surrogate not in a pair: with the u flag, a paired one is read as one code point. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -63,7 +62,7 @@ function refuseBodiesOfUnknownRoutes(app: FastifyInstance): void {
       return;
     }
     discardBody(request);
-    void reply.code(404).send(noRouteError(request).toResponse());
+    void reply.code(404).send(noRouteError(request.method, request.url).toResponse());
   });
 }
 
