@@ -46,7 +46,7 @@ export const UNIT_TESTS = [
   'test/contract/base64.test.ts',
   'test/{config,bounded-body}.test.ts',
   'test/cluster/slots.test.ts',
-  'test/http/{prefer,request-hygiene,turn-gate}.test.ts',
+  'test/http/{json-depth,prefer,request-hygiene,turn-gate}.test.ts',
   'test/http/plugins/json-body.test.ts',
   'test/pdf/**/*.test.ts',
   'test/cli/{suggest,log-monitor-origin}.test.ts',

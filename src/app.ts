@@ -25,6 +25,7 @@ import apiV1 from './http/routes/api-v1.js';
 import logRoutes from './http/routes/log.js';
 import publicRoutes from './http/routes/public.js';
 import unauthenticatedRoutes from './http/routes/unauthenticated.js';
+import { limitConnections } from './http/connection-limits.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database } from './storage/database.js';
 
@@ -113,6 +114,8 @@ function fastifyOf(options: AppOptions) {
     // must arrive within REQUEST_TIMEOUT_MS, checked every second, and idle sockets are closed.
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,
+    // a kept-alive connection waits this long for its next request (Fastify's default is 72 s)
+    keepAliveTimeout: config.connections.keepAliveTimeoutMs,
     // Node applies these only when given to the server's constructor (assigning them later, as
     // Fastify's requestTimeout does, leaves a request whose headers arrived unbounded).
     http: {
@@ -139,6 +142,7 @@ function fastifyOf(options: AppOptions) {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = fastifyOf(options);
+  limitConnections(app.server, config.connections);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -152,7 +156,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const db =
     options.db ??
     (await openDatabase(config.store, {
-      log: { warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
+      log: {
+        warn: (m) => app.log.warn(m),
+        error: (m) => app.log.error(m),
+        info: (m) => app.log.info(m),
+      },
     }));
   await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
   await app.register(securityHeadersPlugin);

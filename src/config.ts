@@ -5,6 +5,7 @@ import type { Witness } from './anchoring/witness/cosignature.js';
 import {
   ciOidcOf,
   commaList,
+  connectionsOf,
   githubConfig,
   githubSetupOf,
   logOriginOf,
@@ -74,6 +75,12 @@ export interface Config {
   requestTimeoutMs: number;
   /** An idle connection (nothing received or sent) is closed after this. */
   connectionTimeoutMs: number;
+  /**
+   * Open connections at most (`max`), from one peer address at most (`perAddress`: the socket's
+   * peer, the proxy behind TRUST_PROXY), and how long a kept-alive connection waits for its
+   * next request (`keepAliveTimeoutMs`).
+   */
+  connections: { max: number; perAddress: number; keepAliveTimeoutMs: number };
   rateLimit: { max: number; windowMs: number; redisUrl: string | undefined };
   /**
    * Fastify's `trustProxy`, which decides `request.ip` (every per-address limit): false (the
@@ -145,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parseEnvironment(env);
   const dataDir = path.resolve(e.DATA_DIR);
   const store = storeOf(e, dataDir);
+  const trustProxy = trustProxyOf(e.TRUST_PROXY);
   return {
     port: e.PORT,
     workers: workersOf(e.WORKERS, store),
@@ -158,8 +166,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
+    connections: connectionsOf(e, trustProxy),
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, redisUrl: e.REDIS_URL },
-    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    trustProxy,
     signing: signingOf(e),
     screeningListsDir: e.SCREENING_LISTS_DIR,
     pdfSigning: pdfSigningOf(e),

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.js';
 import { runPrimary } from './cluster/primary.js';
-import { loadConfig, loadEnvFile } from './config.js';
+import { ConfigError, loadConfig, loadEnvFile } from './config.js';
 import { githubStatus } from './http/plugins/services.js';
 import { landingLines } from './http/routes/landing.js';
 
@@ -57,7 +57,27 @@ function banner(app: Awaited<ReturnType<typeof buildApp>>, url: string): string 
   ].join('\n');
 }
 
+/**
+ * What stopped the start and what to do, on one line (no stack: the operator reads it in a
+ * terminal or a container's status). A store that cannot be opened is the usual other cause.
+ */
+function startFailure(err: unknown): string {
+  const text = (err instanceof Error ? err.message : String(err))
+    .trim()
+    .replace(/:\s*\n\s*/g, ': ')
+    .replace(/\s*\n\s*/g, '; ');
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof ConfigError)
+    return `cannot start: ${text}; fix the variables named (docs/configuration.md) and start again`;
+  // the lock's message already says what to do
+  if (code === 'store_locked') return `cannot start: ${text}`;
+  return (
+    `cannot start: ${text}; check that the store is reachable (DATABASE_URL) or that DATA_DIR ` +
+    'is writable with free space, then start again (the log above has the details)'
+  );
+}
+
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(startFailure(err));
   process.exit(1);
 });

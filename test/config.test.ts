@@ -113,6 +113,31 @@ describe('TRUST_PROXY', () => {
   );
 });
 
+describe('connection limits', () => {
+  it('default to 900 in all and 128 per address, 5 s of keep-alive', () => {
+    expect(loadConfig({}).connections).toEqual({
+      max: 900,
+      perAddress: 128,
+      keepAliveTimeoutMs: 5_000,
+    });
+  });
+
+  it('behind TRUST_PROXY every connection is the proxy: no cap per address unless set', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).connections.perAddress).toBe(900);
+    const set = { TRUST_PROXY: '1', MAX_CONNECTIONS_PER_ADDRESS: '300' };
+    expect(loadConfig(set).connections.perAddress).toBe(300);
+  });
+
+  it('the cap per address is never above MAX_CONNECTIONS; zero is refused, naming the variable', () => {
+    const small = { MAX_CONNECTIONS: '50', MAX_CONNECTIONS_PER_ADDRESS: '80' };
+    expect(loadConfig(small).connections).toMatchObject({ max: 50, perAddress: 50 });
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(
+      /MAX_CONNECTIONS_PER_ADDRESS/,
+    );
+  });
+});
+
 describe('how PDF receipts present themselves', () => {
   it('ISSUER_NAME is printed as given (bounded); PDF_TIME_ZONE must be an IANA zone', () => {
     expect(loadConfig({ ISSUER_NAME: 'Lone Star Title & Escrow' }).issuerName).toBe(

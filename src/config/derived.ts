@@ -41,6 +41,22 @@ function isAddressOrCidr(entry: string): boolean {
   return bits >= 0 && bits <= (family === 4 ? 32 : 128);
 }
 
+/**
+ * Connection limits: MAX_CONNECTIONS open at once (each a file descriptor), at most
+ * MAX_CONNECTIONS_PER_ADDRESS of them from one peer address, so one client holding idle sockets
+ * cannot take every slot. The peer is the socket's: behind a proxy (TRUST_PROXY set) every
+ * connection comes from the proxy, so there the default is no cap beyond MAX_CONNECTIONS.
+ */
+export function connectionsOf(e: Env, trustProxy: Config['trustProxy']): Config['connections'] {
+  const perAddressDefault =
+    trustProxy === false ? Math.min(128, e.MAX_CONNECTIONS) : e.MAX_CONNECTIONS;
+  return {
+    max: e.MAX_CONNECTIONS,
+    perAddress: Math.min(e.MAX_CONNECTIONS_PER_ADDRESS ?? perAddressDefault, e.MAX_CONNECTIONS),
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+  };
+}
+
 /** The key this process signs with (inline, a file, or none) and the kids it trusts besides. */
 export function signingOf(e: Env): Config['signing'] {
   return {

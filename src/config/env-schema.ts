@@ -47,6 +47,12 @@ export const EnvSchema = z.object({
   BODY_LIMIT_BYTES: intWithDefault(15 * 1024 * 1024, 1024),
   REQUEST_TIMEOUT_MS: intWithDefault(30_000, 100),
   CONNECTION_TIMEOUT_MS: intWithDefault(60_000, 100),
+  KEEP_ALIVE_TIMEOUT_MS: intWithDefault(5_000, 100),
+  MAX_CONNECTIONS: intWithDefault(900, 1),
+  MAX_CONNECTIONS_PER_ADDRESS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).optional(),
+  ),
   RATE_LIMIT_MAX: intWithDefault(300, 1),
   RATE_LIMIT_WINDOW_MS: intWithDefault(60_000, 1),
   REDIS_URL: optionalString,

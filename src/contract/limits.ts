@@ -26,6 +26,11 @@ export const LIMITS = {
   signature: 128,
   /** The RFC 7240 Prefer header (a few preferences). */
   prefer: 1024,
+  /**
+   * Levels of arrays and objects a JSON body may nest: the deepest request is 4; checked on the
+   * raw text before it is parsed, so a body of nested brackets costs one short scan.
+   */
+  jsonDepth: 64,
 } as const;
 
 /** A string of at most `max` characters (and at least `min`). */

@@ -91,3 +91,8 @@ export class ApiError extends Error {
       : { error: this.code, message: this.message, details: this.details };
   }
 }
+
+/** The answer for a method and path no route serves. */
+export function noRouteError(method: string, url: string): ApiError {
+  return new ApiError('not_found', `no route ${method} ${url}`);
+}

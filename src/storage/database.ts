@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
@@ -23,6 +24,8 @@ const ACQUIRE_TIMEOUT_MS = 5_000;
 export interface StoreLog {
   warn(message: string): void;
   error(message: string): void;
+  /** Progress worth telling an operator (creating the embedded store on a first start). */
+  info?(message: string): void;
 }
 
 export async function openDatabase(
@@ -30,7 +33,9 @@ export async function openDatabase(
   options: { migrate?: boolean; log?: StoreLog } = {},
 ): Promise<Database> {
   const { knex, lock, files } =
-    store.kind === 'postgres' ? openPostgres(store, options.log) : openEmbedded(store, options.log);
+    store.kind === 'postgres'
+      ? openPostgres(store, options.log)
+      : await openEmbedded(store, options.log);
   const keepPrivate = () => {
     if (files) makeTreePrivate(files);
   };
@@ -89,7 +94,30 @@ function openPostgres(store: Extract<StoreConfig, { kind: 'postgres' }>, log?: S
   return { knex, lock: undefined, files: undefined };
 }
 
-function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, log?: StoreLog) {
+/**
+ * The embedded store's thread and database, ready before knex sees it: creating a new database
+ * (initdb) takes seconds, and minutes on a busy machine, and is waited for as long as it takes.
+ * Opened inside knex's pool instead, it would count against the pool's acquire timeout, and a
+ * slow first start would fail with "Timeout acquiring a connection".
+ */
+async function readyPGlite(files: string | undefined, log?: StoreLog): Promise<ThreadedPGlite> {
+  const creating = files !== undefined && !existsSync(path.join(files, 'PG_VERSION'));
+  const started = Date.now();
+  if (creating)
+    log?.info?.(`creating the embedded store in ${files} (first start; this can take a minute)`);
+  const pglite = new ThreadedPGlite(files);
+  try {
+    await pglite.waitReady;
+  } catch (err) {
+    await pglite.close().catch(() => undefined);
+    throw err;
+  }
+  if (creating)
+    log?.info?.(`created the embedded store in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return pglite;
+}
+
+async function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, log?: StoreLog) {
   let lock: DataDirLock | undefined;
   let files: string | undefined;
   if (store.dataDir !== null) {
@@ -97,11 +125,18 @@ function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, log?: S
     files = path.join(store.dataDir, 'pgdata');
     preparePrivateDir(files);
   }
+  let pglite: ThreadedPGlite;
+  try {
+    pglite = await readyPGlite(files, log);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const knex = knexFactory({
     client: ClientPgLite as unknown as typeof Knex.Client,
     dialect: 'postgres',
     // knex-pglite takes a ready-made PGlite as `connection.pglite` (its types do not say so)
-    connection: { pglite: new ThreadedPGlite(files) } as Knex.StaticConnectionConfig,
+    connection: { pglite } as Knex.StaticConnectionConfig,
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS * 6,
     log: knexLog(log),
   });

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isStoreUnavailable } from '../../storage/unavailable.js';
 import { isServiceError } from '../../errors.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, noRouteError } from '../api-error.js';
 
 /** Headers that carry proof of who is asking: a malformed one is a failed authentication. */
 const CREDENTIAL_HEADERS = new Set([
@@ -102,10 +102,9 @@ export default fp(
       else request.log.info({ error: apiError.code }, apiError.message);
       return reply.status(apiError.statusCode).send(apiError.toResponse());
     });
-    app.setNotFoundHandler((request, reply) => {
-      const apiError = new ApiError('not_found', `no route ${request.method} ${request.url}`);
-      return reply.status(404).send(apiError.toResponse());
-    });
+    app.setNotFoundHandler((request, reply) =>
+      reply.status(404).send(noRouteError(request.method, request.url).toResponse()),
+    );
   },
   { name: 'errors' },
 );

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../api-error.js';
+import { ApiError, noRouteError } from '../api-error.js';
+import { discardBody, keepOpenWhileDropping, readJsonBody } from './body-reader.js';
 
 /** A UTF-16 surrogate not in a pair: with the u flag, a paired one is read as one code point. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -44,34 +45,64 @@ export function unstorableBodyPath(text: string, value: unknown): string | undef
   return unstorableStringPath(value);
 }
 
+/** The request says a body follows: a length above zero, or a chunked body. */
+function announcesBody(headers: FastifyRequest['headers']): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /**
- * JSON bodies with Fastify's own safe parser (prototype-poisoning protection), except that an
- * empty body with a JSON content type is "no body": `curl -X POST -H 'content-type:
- * application/json'` on a no-body endpoint (revoke, re-verify, anchor) is not an error.
+ * A request for no route with a body is answered 404 before its body is read: nothing is
+ * parsed or buffered for a route that does not exist, whatever the method and content type.
+ */
+function refuseBodiesOfUnknownRoutes(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404 || !announcesBody(request.headers)) {
+      done();
+      return;
+    }
+    discardBody(request);
+    void reply.code(404).send(noRouteError(request.method, request.url).toResponse());
+  });
+}
+
+/** Only a route with a body schema parses its body; for the others (revoke, anchor...) it is ignored. */
+const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined;
+
+const unstorableError = (path: string) => {
+  const message = 'must not contain U+0000 or an unpaired UTF-16 surrogate';
+  return new ApiError('validation_failed', `request body ${message}`, [
+    { in: 'body', path, message },
+  ]);
+};
+
+/**
+ * JSON bodies with Fastify's own safe parser (prototype-poisoning protection), read by
+ * body-reader.ts: refused at the body limit or past LIMITS.jsonDepth as the bytes arrive, before
+ * anything is parsed. Only a route with a body schema has its body parsed; the others (revoke,
+ * re-verify, anchor) read it within the same limits and ignore it, and an empty body with a JSON
+ * content type is "no body" (`curl -X POST -H 'content-type: application/json'` is not an error).
  * Strings the store cannot keep (U+0000, unpaired surrogates: not I-JSON, RFC 7493) are a 400.
  */
 export default fp(
   async function jsonBody(app: FastifyInstance) {
+    refuseBodiesOfUnknownRoutes(app);
+    app.addHook('onSend', async (request, reply) => keepOpenWhileDropping(request, reply));
     const parse = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if ((body as string).trim() === '') {
-        done(null, undefined);
-        return;
-      }
-      parse(request, body as string, (err, value) => {
+    app.addContentTypeParser('application/json', (request, payload, done) => {
+      readJsonBody(request, payload, (err, bytes) => {
         if (err) return done(err, undefined);
-        const path = unstorableBodyPath(body as string, value);
-        if (path === undefined) return done(null, value);
-        const message = 'must not contain U+0000 or an unpaired UTF-16 surrogate';
-        done(
-          new ApiError('validation_failed', `request body ${message}`, [
-            { in: 'body', path, message },
-          ]),
-          undefined,
-        );
+        const text = bytes?.toString('utf8') ?? '';
+        if (!takesBody(request) || text.trim() === '') return done(null, undefined);
+        parse(request, text, (parseError, value) => {
+          if (parseError) return done(parseError, undefined);
+          const path = unstorableBodyPath(text, value);
+          if (path === undefined) return done(null, value);
+          done(unstorableError(path), undefined);
+        });
       });
     });
   },
-  { name: 'json-body' },
+  { name: 'json-body', dependencies: ['errors'] },
 );
