@@ -40,8 +40,11 @@ export type StoreConfig =
       /** Longest wait for one query's answer before it counts as the store being unavailable. */
       queryTimeoutMs?: number | undefined;
     }
-  /** `dataDir: null` keeps the embedded database in memory (tests, benchmarks). */
-  | { kind: 'embedded'; dataDir: string | null };
+  /**
+   * `dataDir: null` keeps the embedded database in memory (tests, benchmarks). `acquireTimeoutMs`:
+   * the longest wait for the pool's connection once the database exists (default 30 s).
+   */
+  | { kind: 'embedded'; dataDir: string | null; acquireTimeoutMs?: number };
 
 export interface GitHubAppConfig {
   appId: string;

@@ -137,7 +137,7 @@ async function openEmbedded(store: Extract<StoreConfig, { kind: 'embedded' }>, l
     dialect: 'postgres',
     // knex-pglite takes a ready-made PGlite as `connection.pglite` (its types do not say so)
     connection: { pglite } as Knex.StaticConnectionConfig,
-    acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS * 6,
+    acquireConnectionTimeout: store.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS * 6,
     log: knexLog(log),
   });
   return { knex, lock, files };
