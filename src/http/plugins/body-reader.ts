@@ -6,11 +6,14 @@ import { JsonDepthScanner } from '../json-depth.js';
 
 /**
  * Of a body nobody reads (an unknown route, a body refused before its end), at most this much
- * more is received and dropped once the answer is sent: enough for the client to read the answer
- * (a connection closed while its body still arrives is reset, and a client still sending may then
- * lose the answer), never the body as sent. Dropped bytes are neither kept nor parsed.
+ * more is received and dropped once the answer is sent: as much as the largest body the service
+ * accepts by default (BODY_LIMIT_BYTES, 15 MiB) and a little more, so that a client which sends
+ * its whole body before it reads (most do) finishes sending and reads the answer. A connection
+ * closed while its body still arrives is reset, and the reset takes the unread answer with it.
+ * Dropped bytes are neither kept nor parsed: receiving them costs the kernel's copy, no more, and
+ * the request timeout bounds how long it may take.
  */
-export const DISCARDED_BODY_MAX_BYTES = 1024 * 1024;
+export const DISCARDED_BODY_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Requests whose body is being dropped after their answer (see `keepOpenWhileDropping`). */
 const lingering = new WeakSet<FastifyRequest>();
