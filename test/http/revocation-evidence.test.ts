@@ -226,7 +226,9 @@ describe('a process that starts after the entry bytes were rewritten', () => {
     const { knex } = ctx.db;
     // the revocation entry becomes a receipt entry of some other hash, its leaf hash to match
     const decoy = createHash('sha256').update('decoy').digest();
-    const leaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), decoy])).digest();
+    const leaf = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), decoy]))
+      .digest();
     await knex('log_entries').where({ revokes: id }).update({ entry: decoy, leaf_hash: leaf });
     await knex('revocations').where({ receipt_id: id }).delete();
     await knex('receipts').where({ id }).update({ revoked_at: null, revoked_by: null });
@@ -239,7 +241,9 @@ describe('a process that starts after the entry bytes were rewritten', () => {
       .select('e.entry')) as { entry: Uint8Array }[];
     const root = mth(rows.map((r) => Buffer.from(r.entry)));
     const latest = await knex('log_checkpoints').orderBy('tree_size', 'desc').first('tree_size');
-    await knex('log_checkpoints').where({ tree_size: latest.tree_size }).update({ root_hash: root });
+    await knex('log_checkpoints')
+      .where({ tree_size: latest.tree_size })
+      .update({ root_hash: root });
     expect(await freshStatusRefusal(ctx, hash)).toMatch(/not signed by the log's key/);
   });
 });
