@@ -24,7 +24,8 @@ export const VERIFIER_PACKAGE = '@verification-receipts/verify';
 
 /**
  * The command that checks a receipt file, pinned to the issuing service: online (its keys, log and
- * the receipt's current status), or to a saved copy of its keys. Every public text that tells
+ * the receipt's current status), or to a saved copy of its keys, offline (the current status is
+ * then unknown, which `--offline` says it accepts). Every public text that tells
  * someone how to verify (the PDF, the /verify page, the check run, the OpenAPI document) prints
  * this one; a verifier run without a trust root refuses, so none is ever shown without one.
  */
@@ -33,7 +34,7 @@ export function verifyCommand(
   serviceUrl: string,
   pin: 'online' | 'jwks' = 'online',
 ): string {
-  const root = pin === 'online' ? `--online ${serviceUrl}` : '--jwks jwks.json';
+  const root = pin === 'online' ? `--online ${serviceUrl}` : '--jwks jwks.json --offline';
   const saved =
     pin === 'jwks' ? `  # jwks.json: a saved copy of ${serviceUrl}/.well-known/jwks.json` : '';
   return `npx ${VERIFIER_PACKAGE} ${file} ${root}${saved}`;

@@ -142,7 +142,7 @@ describe('renderReceiptPdf', () => {
     const online = `npx @verification-receipts/verify ${file} --online http://localhost:3000`;
     const unwrapped = out.compact.replaceAll('\\', '');
     expect(unwrapped).toContain(strip(online));
-    expect(unwrapped).toContain(strip(`${file} --jwks jwks.json`));
+    expect(unwrapped).toContain(strip(`${file} --jwks jwks.json --offline`));
     expect(out.compact).toContain(HASH);
     expectFooters(out, view.receipt.receiptId);
   });
