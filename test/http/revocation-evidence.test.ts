@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceError } from '../../src/errors.js';
-import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { createServices } from '../../src/services.js';
 import { createTestContext, ed25519Pem, type TestContext } from '../helpers/context.js';
 import { minimalRequest, samplePdf } from '../helpers/requests.js';
@@ -17,11 +17,7 @@ const issuerPem = ed25519Pem();
 async function setUp(): Promise<{ ctx: TestContext; key: string }> {
   const ctx = await createTestContext({ METRICS_TOKEN: 'scrape-secret' });
   const key = await ctx.apiKey(['verify', 'read', 'revoke']);
-  await ctx.repos.issuers.add({
-    issuerId: 'escrow-co',
-    tenant: 'tenant-a',
-    publicKey: rawEd25519PublicKey(issuerPem),
-  });
+  await registerIssuer(ctx.repos, issuerPem);
   return { ctx, key };
 }
 
@@ -39,17 +35,7 @@ async function issue(ctx: TestContext, key: string): Promise<{ id: string; hash:
 }
 
 async function revoke(ctx: TestContext, key: string, id: string): Promise<void> {
-  const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v1/receipt/${id}/revoke`,
-    headers: {
-      'x-api-key': key,
-      'x-issuer-id': h.issuerId,
-      'x-signature-timestamp': h.timestamp,
-      'x-issuer-signature': h.signature,
-    },
-  });
+  const res = await revokeVia(ctx.app, key, id, issuerPem);
   expect(res.json()).toMatchObject({ result: 'REVOKED' });
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundle } from '@verification-receipts/verify';
-import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
+import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { loadPdfCredentials } from '../../src/pdf/sign/credentials.js';
 import { PdfSigner } from '../../src/pdf/sign/index.js';
 import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
@@ -21,11 +21,7 @@ const issuerPem = ed25519Pem();
 beforeAll(async () => {
   ctx = await createTestContext({ METRICS_TOKEN: 'scrape-secret' });
   key = await ctx.apiKey(['verify', 'read', 'revoke']);
-  await ctx.repos.issuers.add({
-    issuerId: 'escrow-co',
-    tenant: 'tenant-a',
-    publicKey: rawEd25519PublicKey(issuerPem),
-  });
+  await registerIssuer(ctx.repos, issuerPem);
 });
 afterAll(async () => ctx.close());
 
@@ -188,17 +184,7 @@ describe('stored PDF bytes are checked before they are served', () => {
   it('the PDF of the issued state in the place of the revoked one: made again, REVOKED', async () => {
     const { id, hash } = await issue();
     const issued = await pdfOf(id);
-    const h = signRevocation(issuerPem, 'escrow-co', id, new Date().toISOString());
-    const revoked = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/receipt/${id}/revoke`,
-      headers: {
-        'x-api-key': key,
-        'x-issuer-id': h.issuerId,
-        'x-signature-timestamp': h.timestamp,
-        'x-issuer-signature': h.signature,
-      },
-    });
+    const revoked = await revokeVia(ctx.app, key, id, issuerPem);
     expect(revoked.json()).toMatchObject({ result: 'REVOKED' });
     const genuineRevoked = await readBundle(await pdfOf(id));
     expect(genuineRevoked.ok && genuineRevoked.printed?.text).toMatch(/\bREVOKED\b/);
