@@ -147,7 +147,7 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
   demo: {
     usage: 'demo [--url URL] [--dir DIR]',
     summary:
-      'Tells the whole story (ALLOW, FLAG and BLOCK receipts, re-verify, PDF, anchor, revoke, offline check of the PDF) against a running service, or one it starts and stops.',
+      'Tells the whole story (ALLOW, FLAG and BLOCK receipts, PDF, anchor, re-verify, revoking the FLAG receipt, offline check of the ALLOW PDF) against a running service, or one it starts and stops.',
     flags: {
       url: {
         value: 'URL',

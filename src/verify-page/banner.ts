@@ -1,4 +1,5 @@
 import type { Verdict, VerdictLabel } from '@verification-receipts/verify';
+import { sentence } from './words.js';
 
 /**
  * The banner's words, for an escrow officer rather than a cryptographer: one headline saying
@@ -36,7 +37,8 @@ export function bannerOf(v: Verdict, qrHash?: string): Banner {
     const id = v.failedStep ?? 'format';
     const failed = v.steps.find((s) => s.id === id);
     const headline = FAILED[id] ?? 'This is not a genuine receipt: it was altered or damaged';
-    return { verdict: v.verdict, headline, detail: `Failed step: ${id}. ${failed?.detail ?? ''}` };
+    const detail = `Failed step: ${id}. ${sentence(failed?.detail ?? '')}`.trim();
+    return { verdict: v.verdict, headline, detail };
   }
   // the colour is always the package's verdict; only the words are the page's
   return { ...authenticWords(v), verdict: v.verdict };

@@ -90,6 +90,8 @@ async function checkStatus(): Promise<void> {
 async function chooseReceipt(file: File): Promise<void> {
   const mine = ++generation;
   $('file-name').textContent = file.name;
+  // the file is chosen: the request to choose it would now read as if it were not
+  $('status-request-hint').hidden = true;
   state.busy = 'Checking the receipt...';
   show();
   const read = await readReceipt(file);

@@ -3,6 +3,7 @@ import { reasonText, type Step, type Verdict } from '@verification-receipts/veri
 import type { Banner } from './banner.js';
 import { $, el, row } from './dom.js';
 import { statusSentence } from './status.js';
+import { keyWords, readable } from './words.js';
 
 /**
  * What the page shows for a verdict: the banner first, then the decision, its reasons and the
@@ -93,8 +94,8 @@ function documentText(verdict: Verdict, artifactName?: string): string {
 }
 
 function fact(list: HTMLElement, label: string, value: unknown): void {
-  if (value === undefined || value === null || value === '') return;
-  list.append(...row(label, typeof value === 'string' ? value : JSON.stringify(value)));
+  const text = readable(value);
+  if (text) list.append(...row(label, text));
 }
 
 function renderFacts(verdict: Verdict): void {
@@ -105,7 +106,7 @@ function renderFacts(verdict: Verdict): void {
   fact(facts, 'Issued', r.createdAt);
   fact(facts, 'Policy', r.policyProfile);
   const subject = (r.subject ?? {}) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(subject)) fact(facts, `Subject ${k}`, v);
+  for (const [k, v] of Object.entries(subject)) fact(facts, `Subject ${keyWords(k)}`, v);
   fact(facts, 'Receipt hash', r.receiptHash);
 }
 

@@ -17,15 +17,27 @@ function expectStory(out: string, dir: string): void {
   expect(out).toMatch(/== ALLOW[\s\S]*-> ALLOW \(clean\), reasons: \[\]/);
   expect(out).toMatch(/== FLAG[\s\S]*-> FLAG \(compliance_gap\), reasons: \["seal_unverifiable"\]/);
   expect(out).toMatch(/== BLOCK[\s\S]*-> BLOCK \(failure\), reasons: \["seal_claim_mismatch"\]/);
-  expect(out).toContain('-> verified true, signature verified, proof false, revoked false');
-  expect(out).toMatch(/-> ANCHORED at log index \d+ of \d+/);
-  expect(out).toContain('-> REVOKED by demo-escrow');
-  expect(out).toContain('-> verified false, signature verified, proof true, revoked true');
-  expect(out).toContain('curl -s -X POST $URL/api/v1/verify -H "x-api-key: $KEY"');
-  // it ends with the relying party's offline check of the PDF it made
+  // the ALLOW receipt is re-verified once the log is sealed, so its proof is never a race
   expect(out).toMatch(
-    /== Verify the PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx receipts verify \S+receipt-\S+\.pdf --jwks \S+ --artifact \S+\n {3}-> CAUTION: authentic, decision ALLOW, but the current status was not checked, exit 3/,
+    /-> ANCHORED at log index \d+ of \d+\n\n== Re-verify it later[^\n]*\n[^\n]*\n {3}-> verified true, signature verified, proof true, revoked false/,
   );
+  // the FLAG receipt is the one revoked; the ALLOW receipt stays active
+  const flag = /-> FLAG [^\n]*\n {6}receiptId (\S+)/.exec(out)?.[1];
+  const allow = /-> ALLOW [^\n]*\n {6}receiptId (\S+)/.exec(out)?.[1];
+  expect(flag).toBeTruthy();
+  expect(out).toContain(`--receipt ${flag ?? '?'} `);
+  expect(out).not.toContain(`--receipt ${allow ?? '?'} `);
+  expect(out).toContain('-> REVOKED by demo-escrow');
+  expect(out).toMatch(
+    /== Re-verify the FLAG receipt after revocation\n[^\n]*\n {3}-> verified false, signature verified, proof true, revoked true/,
+  );
+  expect(out).toContain('curl -s -X POST $URL/api/v1/verify -H "x-api-key: $KEY"');
+  // it ends with the relying party's offline check of the ALLOW PDF it made, with the scoped
+  // verifier a user without a clone runs
+  expect(out).toMatch(
+    /== Verify the ALLOW PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx @verification-receipts\/verify \S+receipt-\S+\.pdf --jwks \S+ --offline --artifact \S+\n {3}-> VERIFIED OFFLINE: authentic, decision ALLOW; [^\n]*, exit 0/,
+  );
+  expect(out).toContain(`receipt-${allow ?? '?'}.pdf --jwks`);
   for (const file of ['api-key.txt', 'notary.pem', 'issuer.pem', 'sample-deed.pdf', 'jwks.json']) {
     expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
   }

@@ -119,6 +119,10 @@ async function verdictFor(page: Page, file: string): Promise<string | null> {
 const stepsOf = (page: Page) =>
   page.$$eval('#steps li', (items) => items.map((i) => `${i.dataset.step}:${i.dataset.status}`));
 
+/** A sentence of the banner's detail that starts lower-case after a full stop, if any. */
+const lowerAfterStop = async (page: Page) =>
+  ((await page.textContent('#verdict .verdict-detail')) ?? '').match(/[.!?]\s+[a-z]\S*/)?.[0];
+
 const shoot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
 
@@ -156,7 +160,12 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     expect(await page.textContent('#current-status')).toMatch(
       /^This receipt is active: not revoked as of \d{4}-\d\d-\d\dT\S+Z \(statement \d+ s old\)\.$/,
     );
-    expect(await page.textContent('#facts')).toContain(receiptId);
+    const facts = await page.textContent('#facts');
+    expect(facts).toContain(receiptId);
+    // the property in words, as the request gave it, never as JSON
+    expect(facts).toContain('Subject property');
+    expect(facts).toContain('parcel ID: R-100-200, county: Travis, state: TX');
+    expect(facts).not.toMatch(/[{}"]/);
     // the re-check asks again and comes to the same verdict
     await page.click('#recheck');
     await page.waitForSelector('#verdict[data-verdict="accepted"]');
@@ -179,7 +188,8 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('rejected');
     const banner = await page.textContent('#verdict');
     expect(banner).toContain('The document does not match this receipt');
-    expect(banner).toContain('Failed step: artifact');
+    expect(banner).toContain('Failed step: artifact. The ');
+    expect(await lowerAfterStop(page)).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -217,7 +227,11 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     await page.waitForSelector('#status-summary[data-status]');
     expect(await page.getAttribute('#status-summary', 'data-status')).toBe('revoked');
     expect(await page.textContent('#status-summary')).toContain('by escrow-co');
+    expect(await page.isVisible('#status-request-hint')).toBe(true);
     expect(await verdictFor(page, file)).toBe('rejected');
+    // the file is chosen: the page no longer asks for it
+    expect(await page.isVisible('#status-request-hint')).toBe(false);
+    expect(await page.isVisible('#status-summary')).toBe(true);
     expect(await page.textContent('#verdict')).toContain('This receipt was revoked');
     expect(await page.textContent('#verdict')).toContain('by escrow-co');
     expect(await page.getAttribute('#current-status', 'data-state')).toBe('revoked');
@@ -279,6 +293,7 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     const { page, problems } = await openPage();
     expect(await verdictFor(page, file)).toBe('rejected');
     expect(await page.textContent('#verdict')).toContain('Failed step: signature');
+    expect(await lowerAfterStop(page)).toBeUndefined();
     expect(await page.getAttribute('#steps li[data-step="signature"]', 'data-status')).toBe('FAIL');
     expect(problems).toEqual([]);
     await page.close();
@@ -323,7 +338,9 @@ describe.runIf(available)('the /verify page in Chromium', () => {
       expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('rejected');
       const banner = await page.textContent('#verdict');
       expect(banner).toContain('This file is not a receipt this page can read');
-      expect(banner).toContain(bound);
+      // the bound, as a sentence of its own after the failed step's name
+      expect(banner).toContain(`Failed step: format. ${bound[0]?.toUpperCase()}${bound.slice(1)}`);
+      expect(await lowerAfterStop(page)).toBeUndefined();
       expect(problems).toEqual([]);
       await page.close();
     }

@@ -97,28 +97,28 @@ async function pdf(story: Story, id: string): Promise<string> {
 }
 
 /**
- * The relying party's check of the PDF, offline: the verifier package (what `receipts verify`
- * and `npx @verification-receipts/verify` run) with the service's public keys saved to a file,
- * and the deed itself. Offline it cannot see the revocation made since (`--online` would), so an
- * authentic ALLOW receipt is caution, exit 3: the answer a script gating on exit 0 must get.
+ * The relying party's check of the ALLOW receipt's PDF, offline: the verifier package (what
+ * `npx @verification-receipts/verify` runs) with the service's public keys saved to a file, and
+ * the deed itself. `--offline` accepts the status it cannot see (without it, exit 3): the PDF is
+ * the one a user would email, still active, so the check ends VERIFIED OFFLINE, exit 0.
  */
 async function verifyOffline(story: Story, file: string): Promise<void> {
   const jwks = path.join(story.material.dir, 'jwks.json');
   const deed = path.join(story.material.dir, 'sample-deed.pdf');
   step(
     story,
-    'Verify the PDF offline, as whoever relies on it would (no key, no service)',
-    `curl -s $URL/.well-known/jwks.json -o ${jwks} && npx receipts verify ${file} --jwks ${jwks} --artifact ${deed}`,
+    'Verify the ALLOW PDF offline, as whoever relies on it would (no key, no service)',
+    `curl -s $URL/.well-known/jwks.json -o ${jwks} && npx @verification-receipts/verify ${file} --jwks ${jwks} --offline --artifact ${deed}`,
   );
   const keys = await fetch(`${story.url}/.well-known/jwks.json`);
   if (!keys.ok) throw new Error(`GET /.well-known/jwks.json answered ${keys.status}`);
   fs.writeFileSync(jwks, await keys.text(), { mode: 0o644 });
   const lines: string[] = [];
   const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-  const code = await verifyReceipt([file, '--jwks', jwks, '--artifact', deed], io);
-  if (code !== 3) throw new Error(`the offline check of ${file} failed:\n${lines.join('\n')}`);
-  story.io.out(`   -> ${(lines.at(-1) ?? '').split(' (')[0] ?? ''}, exit 3`);
-  story.io.out('      (offline it cannot see the revocation since: add --online $URL to ask)');
+  const code = await verifyReceipt([file, '--jwks', jwks, '--offline', '--artifact', deed], io);
+  if (code !== 0) throw new Error(`the offline check of ${file} failed:\n${lines.join('\n')}`);
+  story.io.out(`   -> ${(lines.at(-1) ?? '').split(' (')[0] ?? ''}, exit 0`);
+  story.io.out('      (offline it cannot see a revocation: --online $URL asks the service)');
 }
 
 async function anchor(story: Story, id: string): Promise<void> {
@@ -135,7 +135,7 @@ async function revoke(story: Story, id: string): Promise<void> {
   const key = path.join(story.material.dir, 'issuer.pem');
   step(
     story,
-    `Revoke, signed by the issuer ${DEMO_ISSUER}`,
+    `Revoke the FLAG receipt, signed by the issuer ${DEMO_ISSUER}`,
     `npx receipts sign-revocation --issuer ${DEMO_ISSUER} --key-file ${key} --receipt ${id}   # then curl with the three headers (docs/cli.md, "Revoking with curl")`,
   );
   const h = signRevocation(story.material.issuerPem, DEMO_ISSUER, id, new Date().toISOString());
@@ -160,7 +160,7 @@ export async function tellStory(story: Story): Promise<void> {
     'allow',
     'ALLOW: a real ES256 seal by a registered notary, the PDF itself',
   );
-  await issue(
+  const flag = await issue(
     story,
     'flag',
     'FLAG: the same deed with an opaque seal (no sealScheme: cannot be verified)',
@@ -173,11 +173,14 @@ export async function tellStory(story: Story): Promise<void> {
   );
   expectOk(await call(story, 'GET', `/api/v1/receipt/${allow}`), 'GET /receipt/{id}');
   story.io.out('   -> the signed receipt and its canonical form');
-  await reverify(story, allow, 'Re-verify it later (hash, signature, revocation, anchor)');
   const file = await pdf(story, allow);
+  // re-verified once sealed: before, its proof would depend on whether the log's own timer
+  // had sealed it yet
   await anchor(story, allow);
-  await revoke(story, allow);
-  await reverify(story, allow, 'Re-verify after revocation');
+  await reverify(story, allow, 'Re-verify it later (hash, signature, revocation, anchor)');
+  // the FLAG receipt is the one revoked: the ALLOW receipt and its PDF stay good to send
+  await revoke(story, flag);
+  await reverify(story, flag, 'Re-verify the FLAG receipt after revocation');
   await verifyOffline(story, file);
   io.out('');
   io.out(
