@@ -24,7 +24,7 @@ function expectStory(out: string, dir: string): void {
   expect(out).toContain('curl -s -X POST $URL/api/v1/verify -H "x-api-key: $KEY"');
   // it ends with the relying party's offline check of the PDF it made
   expect(out).toMatch(
-    /== Verify the PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx receipts verify \S+receipt-\S+\.pdf --jwks \S+ --artifact \S+\n {3}-> CAUTION: authentic, decision ALLOW, but the current status was not checked, exit 3/,
+    /== Verify the PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx receipts verify \S+receipt-\S+\.pdf --jwks \S+ --artifact \S+\n {3}-> CAUTION: the receipt is genuine and the checks passed, but whether it was revoked since is not known, exit 3/,
   );
   for (const file of ['api-key.txt', 'notary.pem', 'issuer.pem', 'sample-deed.pdf', 'jwks.json']) {
     expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
