@@ -86,7 +86,9 @@ describe('the packed verifier, installed on its own', () => {
     const pdf = run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks, '--offline');
     expect(pdf.code, pdf.out + pdf.err).toBe(0);
     expect(pdf.out).toMatch(/^PASS {2}pdf-binding /m);
-    expect(pdf.out).toMatch(/^VERIFIED OFFLINE: authentic, decision ALLOW/m);
+    expect(pdf.out).toMatch(
+      /^VERIFIED OFFLINE: genuine receipt, decision ALLOW: .*\n {2}authentic, decision ALLOW/m,
+    );
     expect(run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks).code).toBe(3);
     const block = run(path.join(fixtures, 'bundle-block.json'), '--jwks', jwks, '--json');
     expect(block.code).toBe(3);

@@ -8,7 +8,7 @@ import { CHECK_REASONS } from '../../src/receipts/checks/catalogue.js';
  * the service starts to emit without a meaning in the verifier fails here.
  */
 describe("the verifier's reason meanings and the service's catalogue", () => {
-  const emitted = [...new Set(Object.values(CHECK_REASONS).flat())].sort();
+  const emitted: string[] = [...new Set<string>(Object.values(CHECK_REASONS).flat())].sort();
 
   it('every label in the catalogue has a plain meaning in the verifier', () => {
     const missing = emitted.filter((label) => !KNOWN_REASONS.includes(label));

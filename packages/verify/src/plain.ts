@@ -1,4 +1,4 @@
-import { failedStepSentence, plainStep } from './plain-steps.js';
+import { failedStepSentence } from './plain-steps.js';
 import { reasonText } from './reasons.js';
 import type { Verdict } from './verdict.js';
 
@@ -37,10 +37,10 @@ const GENUINE = 'the receipt is genuine';
 /** The sentence of an authentic receipt's verdict, by its label. */
 function authenticSentence(v: Verdict, label: string, rest: string): string {
   const kind = v.attestation ? 'attestation' : 'receipt';
-  if (label === 'VERIFIED')
-    return `genuine ${kind}, decision ALLOW: the checks passed and it has not been revoked`;
+  const passed = v.attestation ? 'genuine attestation, PASSED' : 'genuine receipt, decision ALLOW';
+  if (label === 'VERIFIED') return `${passed}: the checks passed and it has not been revoked`;
   if (label === 'VERIFIED OFFLINE')
-    return `genuine ${kind}, decision ALLOW: the checks passed; whether it was revoked since was not checked, as --offline asked`;
+    return `${passed}: the checks passed; whether it was revoked since was not checked, as --offline asked`;
   if (label === 'CAUTION')
     return /not in the pinned log/.test(rest)
       ? `the ${kind} is genuine and the checks passed, but it is not in the public log you pinned yet: check again later`
