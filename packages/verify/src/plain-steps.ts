@@ -38,6 +38,8 @@ const REVOKED = 'The receipt was revoked: it no longer vouches for anything';
 const UNSIGNED_PDF = 'The PDF file is not signed as a whole: only the receipt inside it is checked';
 const STATUS_UNCHECKED = "The receipt's current status could not be checked";
 const STATUS_WARNED = "The service reports a problem next to this receipt's current status";
+const TRUST_IGNORED =
+  'Nothing you trust vouches for the key that signed this receipt: the file is checked for changes, not for who made it';
 const STATUS_OLD = 'The status statement is too old to say whether the receipt is in force now';
 
 /** The plain sentence of a failed step (no full stop): the first failure names the verdict. */
@@ -52,6 +54,7 @@ export function plainStep(s: Step): string | undefined {
   if (s.status === 'FAIL') return failedStepSentence(s.id, s.detail);
   if (s.status !== 'WARN') return undefined;
   if (s.id === 'pdf-signature') return UNSIGNED_PDF;
+  if (s.id === 'key-trust') return TRUST_IGNORED;
   if (s.id === 'status-age') return STATUS_OLD;
   if (s.id === 'status') return s.detail.startsWith('active') ? STATUS_WARNED : STATUS_UNCHECKED;
   return `${failedStepSentence(s.id, s.detail)} (a warning, not a failure)`;
