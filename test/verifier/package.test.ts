@@ -58,10 +58,15 @@ function run(...args: string[]) {
 }
 
 describe('the packed verifier, installed on its own', () => {
-  it('ships its licence, its changelog and its README beside the code', () => {
+  it('ships its licence, its changelog, its README and its --json schema beside the code', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(listed).toEqual(
-      expect.arrayContaining(['package/LICENSE', 'package/CHANGELOG.md', 'package/README.md']),
+      expect.arrayContaining([
+        'package/LICENSE',
+        'package/CHANGELOG.md',
+        'package/README.md',
+        'package/verify-result.schema.json',
+      ]),
     );
     const licence = fs.readFileSync(
       path.join(app, 'node_modules/@verification-receipts/verify/LICENSE'),
