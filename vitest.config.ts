@@ -51,7 +51,7 @@ export const UNIT_TESTS = [
   'test/pdf/**/*.test.ts',
   'test/cli/{suggest,log-monitor-origin}.test.ts',
   'test/github/{app-permissions,deployment-callback,deployment-policy,policy-check}.test.ts',
-  'test/verifier/pdf-binding.test.ts',
+  'test/verifier/{pdf-binding,reason-labels}.test.ts',
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules
   'test/action/{action-yml,backoff}.test.ts',
   'test/docker/{dockerfile,dockerignore}.test.ts',

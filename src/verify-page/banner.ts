@@ -1,4 +1,9 @@
-import type { Verdict, VerdictLabel } from '@verification-receipts/verify';
+import {
+  failedStepSentence,
+  type StepId,
+  type Verdict,
+  type VerdictLabel,
+} from '@verification-receipts/verify';
 import { sentence } from './words.js';
 
 /**
@@ -16,16 +21,21 @@ export interface Banner {
 
 export const QR_MISMATCH = 'This file is not the receipt the QR code points to';
 
-const FAILED: Partial<Record<string, string>> = {
+/**
+ * The page's own words where it can be more exact than the package's (the page is served by the
+ * service it checks against); every other failed step reads as the command line says it.
+ */
+const PAGE_FAILED: Partial<Record<string, string>> = {
   format: 'This file is not a receipt this page can read',
-  'pdf-binding': "The PDF's printed page and the receipt attached to it do not belong together",
   'pdf-signature': 'The PDF file was not signed by this service, or was changed after signing',
   'key-trust': 'This receipt was not signed by this service',
-  artifact: 'The document does not match this receipt',
-  'status-signature': "The receipt's current status could not be confirmed",
-  'log-consistency': "The service's public log does not agree with this receipt",
-  timestamps: "The receipt's independent time-stamp does not match its log checkpoint",
 };
+
+function failedHeadline(id: StepId, detail: string): string {
+  const shared = failedStepSentence(id, detail);
+  // a named cause (changed after signing, revoked) is more use than the page's general words
+  return shared !== failedStepSentence(id) ? shared : (PAGE_FAILED[id] ?? shared);
+}
 
 export function bannerOf(v: Verdict, qrHash?: string): Banner {
   const hash = String(v.receipt?.receiptHash ?? '');
@@ -36,7 +46,7 @@ export function bannerOf(v: Verdict, qrHash?: string): Banner {
   if (!v.authentic) {
     const id = v.failedStep ?? 'format';
     const failed = v.steps.find((s) => s.id === id);
-    const headline = FAILED[id] ?? 'This is not a genuine receipt: it was altered or damaged';
+    const headline = failedHeadline(id, failed?.detail ?? '');
     const detail = `Failed step: ${id}. ${sentence(failed?.detail ?? '')}`.trim();
     return { verdict: v.verdict, headline, detail };
   }

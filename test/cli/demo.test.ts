@@ -35,7 +35,7 @@ function expectStory(out: string, dir: string): void {
   // it ends with the relying party's offline check of the ALLOW PDF it made, with the scoped
   // verifier a user without a clone runs
   expect(out).toMatch(
-    /== Verify the ALLOW PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx @verification-receipts\/verify \S+receipt-\S+\.pdf --jwks \S+ --offline --artifact \S+\n {3}-> VERIFIED OFFLINE: authentic, decision ALLOW; [^\n]*, exit 0/,
+    /== Verify the ALLOW PDF offline[^\n]*\n {3}\$ curl -s \$URL\/.well-known\/jwks.json -o \S+ && npx @verification-receipts\/verify \S+receipt-\S+\.pdf --jwks \S+ --offline --artifact \S+\n {3}-> VERIFIED OFFLINE: genuine receipt, decision ALLOW: the checks passed; [^\n]*, exit 0/,
   );
   expect(out).toContain(`receipt-${allow ?? '?'}.pdf --jwks`);
   for (const file of ['api-key.txt', 'notary.pem', 'issuer.pem', 'sample-deed.pdf', 'jwks.json']) {

@@ -43,11 +43,15 @@ describe('receipt-verify on an attestation: CI options', () => {
     );
     expect(code, out).toBe(0);
     expect(out).toContain('PASS  ci-policy');
-    expect(out).toMatch(/^VERIFIED OFFLINE: authentic attestation, PASSED/m);
+    expect(out).toMatch(
+      /^VERIFIED OFFLINE: genuine attestation, PASSED: .*\n {2}authentic attestation, PASSED/m,
+    );
     // its receipt's status unknown and not accepted: caution, exit 3
     const unknown = await verify(suite.clean.attestation, '--jwks', suite.jwks, ...ci);
     expect(unknown.code, unknown.out).toBe(3);
-    expect(unknown.out).toMatch(/^CAUTION: authentic attestation, PASSED .*not checked/m);
+    expect(unknown.out).toMatch(
+      /^CAUTION: the attestation is genuine .*\n {2}authentic attestation, PASSED .*not checked/m,
+    );
   });
 
   it('each CI option not matching: exit 3 with the named failure, on both', async () => {

@@ -103,10 +103,12 @@ describe('receipts verify', () => {
     const file = write('ok.json', JSON.stringify(await bundleOf(await issueAnchored())));
     const unknown = await verify(file, '--jwks', jwksFile);
     expect(unknown.code, unknown.out + unknown.err).toBe(3);
-    expect(unknown.out).toMatch(/^CAUTION: authentic, decision ALLOW, but the current status/m);
+    expect(unknown.out).toMatch(
+      /^CAUTION: the receipt is genuine .*\n {2}authentic, decision ALLOW, but the current status/m,
+    );
     const res = await verify(file, '--jwks', jwksFile, '--offline');
     expect(res.code, res.out + res.err).toBe(0);
-    expect(res.out).toMatch(/^VERIFIED OFFLINE: authentic, decision ALLOW/m);
+    expect(res.out).toMatch(/^VERIFIED OFFLINE: genuine receipt, decision ALLOW: /m);
     for (const step of [
       'format',
       'canonical-form',
@@ -153,7 +155,9 @@ describe('receipts verify', () => {
     // only an explicit, loud opt-out accepts it: integrity, not origin
     const insecure = await verify(file, '--insecure-ignore-trust', '--offline');
     expect(insecure.code).toBe(0);
-    expect(insecure.out).toMatch(/^WARN {2}key-trust +TRUST IGNORED/m);
+    expect(insecure.out).toMatch(
+      /^WARN {2}key-trust +Nothing you trust vouches for the key that signed this receipt: .*\n +TRUST IGNORED/m,
+    );
     expect(insecure.out).toMatch(/^INSECURE \(trust ignored/m);
     expect(insecure.err).toContain('WARNING: --insecure-ignore-trust');
   });
@@ -215,7 +219,7 @@ describe('receipts verify', () => {
     );
     expect(other.code).toBe(1);
     expect(other.out).toMatch(
-      /^FAIL {2}artifact +the file's SHA-256 is sha256:[0-9a-f]{64}, the receipt is about/m,
+      /^FAIL {2}artifact +The document you gave is not the one this receipt is about\.\n +the file's SHA-256 is sha256:[0-9a-f]{64}, the receipt is about/m,
     );
   });
 
@@ -250,7 +254,7 @@ describe('receipts verify', () => {
       mutate(b);
       const res = await verify(write(`${step}.json`, JSON.stringify(b)), '--jwks', jwksFile);
       expect(res.code, `${step}: ${res.out}`).toBe(1);
-      expect(res.out).toContain(`NOT VERIFIED: the ${step} step failed`);
+      expect(res.out).toMatch(new RegExp(`^NOT VERIFIED: .*\\.\\n {2}${step}: `, 'm'));
     }
   });
 
@@ -295,14 +299,20 @@ describe('receipts verify', () => {
     expect(active.out).toMatch(
       /^PASS {2}log-consistency +the log grew from \d+ to \d+ consistently/m,
     );
-    expect(active.out).toMatch(/^VERIFIED: authentic, decision ALLOW, active/m);
+    expect(active.out).toMatch(
+      /^VERIFIED: genuine receipt, decision ALLOW: .*\n {2}authentic, decision ALLOW, active/m,
+    );
 
     const revoked = await revokeVia(ctx.app, key, id, issuerPem);
     expect(revoked.statusCode).toBe(200);
     const after = await verify(file, '--online', baseUrl);
     expect(after.code).toBe(3);
-    expect(after.out).toMatch(/^FAIL {2}status +revoked at .* by issuer escrow-co/m);
-    expect(after.out).toMatch(/^AUTHENTIC BUT REVOKED: revoked at .* by issuer escrow-co/m);
+    expect(after.out).toMatch(
+      /^FAIL {2}status +The receipt was revoked: .*\n +revoked at .* by issuer escrow-co/m,
+    );
+    expect(after.out).toMatch(
+      /^AUTHENTIC BUT REVOKED: the receipt is genuine, but it was revoked: do not rely on it\.\n {2}revoked at .* by issuer escrow-co/m,
+    );
   });
 
   it('--status FILE: the saved signed status decides offline; revoked is exit 3 even with --offline', async () => {
@@ -319,13 +329,15 @@ describe('receipts verify', () => {
     const active = await verify(file, '--jwks', jwksFile, '--status', await saveStatus('a.json'));
     expect(active.code, active.out).toBe(0);
     expect(active.out).toMatch(/^PASS {2}status-signature .*\(supplied with --status /m);
-    expect(active.out).toMatch(/^VERIFIED: authentic, decision ALLOW, active/m);
+    expect(active.out).toMatch(
+      /^VERIFIED: genuine receipt, decision ALLOW: .*\n {2}authentic, decision ALLOW, active/m,
+    );
     expect((await revokeVia(ctx.app, key, id, issuerPem)).statusCode).toBe(200);
     const revoked = await saveStatus('r.json');
     for (const extra of [[], ['--offline']]) {
       const res = await verify(file, '--jwks', jwksFile, '--status', revoked, ...extra);
       expect(res.code, res.out).toBe(3);
-      expect(res.out).toMatch(/^AUTHENTIC BUT REVOKED: revoked at .* by issuer escrow-co/m);
+      expect(res.out).toMatch(/^AUTHENTIC BUT REVOKED: .*\n {2}revoked at .* by issuer escrow-co/m);
     }
   });
 

@@ -58,10 +58,15 @@ function run(...args: string[]) {
 }
 
 describe('the packed verifier, installed on its own', () => {
-  it('ships its licence, its changelog and its README beside the code', () => {
+  it('ships its licence, its changelog, its README and its --json schema beside the code', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(listed).toEqual(
-      expect.arrayContaining(['package/LICENSE', 'package/CHANGELOG.md', 'package/README.md']),
+      expect.arrayContaining([
+        'package/LICENSE',
+        'package/CHANGELOG.md',
+        'package/README.md',
+        'package/verify-result.schema.json',
+      ]),
     );
     const licence = fs.readFileSync(
       path.join(app, 'node_modules/@verification-receipts/verify/LICENSE'),
@@ -86,7 +91,9 @@ describe('the packed verifier, installed on its own', () => {
     const pdf = run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks, '--offline');
     expect(pdf.code, pdf.out + pdf.err).toBe(0);
     expect(pdf.out).toMatch(/^PASS {2}pdf-binding /m);
-    expect(pdf.out).toMatch(/^VERIFIED OFFLINE: authentic, decision ALLOW/m);
+    expect(pdf.out).toMatch(
+      /^VERIFIED OFFLINE: genuine receipt, decision ALLOW: .*\n {2}authentic, decision ALLOW/m,
+    );
     expect(run(path.join(fixtures, 'receipt.pdf'), '--jwks', jwks).code).toBe(3);
     const block = run(path.join(fixtures, 'bundle-block.json'), '--jwks', jwks, '--json');
     expect(block.code).toBe(3);

@@ -187,7 +187,7 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     await page.waitForSelector('#steps li[data-step="artifact"][data-status="FAIL"]');
     expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('rejected');
     const banner = await page.textContent('#verdict');
-    expect(banner).toContain('The document does not match this receipt');
+    expect(banner).toContain('The document you gave is not the one this receipt is about');
     expect(banner).toContain('Failed step: artifact. The ');
     expect(await lowerAfterStop(page)).toBeUndefined();
     expect(problems).toEqual([]);
@@ -311,6 +311,9 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     const { page, problems } = await openPage();
     expect(await verdictFor(page, file)).toBe('rejected');
     expect(await page.textContent('#verdict')).toContain('Failed step: pdf-signature');
+    expect(await page.textContent('#verdict')).toContain(
+      'The PDF file was changed after it was signed: pages or attachments may have been added or altered',
+    );
     const step = page.locator('#steps li[data-step="pdf-signature"]');
     expect(await step.getAttribute('data-status')).toBe('FAIL');
     expect(await step.textContent()).toContain('modified_after_signing');

@@ -57,4 +57,5 @@ export type { PdfSignature } from './pdf/signature.js';
 export { checkPdfRevisions } from './pdf/revision-check.js';
 export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
 export { certificatesFromPem } from './timestamp/x509.js';
-export { reasonText } from './reasons.js';
+export { KNOWN_REASONS, reasonText } from './reasons.js';
+export { failedStepSentence, plainStep, plainVerdict, type PlainVerdict } from './plain.js';

@@ -48,10 +48,14 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
   malformed_commit_id: 'The commit identifier is not a valid one.',
   malformed_repository: 'The repository name is not a valid one.',
   repository_not_allowed: 'The repository is not one this customer allows.',
+  repository_unclaimed:
+    'The run is proven, but nothing ties its repository to the customer who asked for the receipt.',
   untrusted_trigger_event: 'The workflow was started by an event that is not trusted.',
   identity_unverified: 'Who ran the workflow is self-reported, not proven.',
   identity_invalid: "The workflow's identity token was refused.",
   identity_mismatch: "The workflow's identity token does not match the request.",
+  identity_replayed:
+    "The workflow's identity token was already used for another request: a token proves one run once.",
   runner_unverified: 'Nothing proves which machines ran the workflow.',
   self_hosted_runner: 'The workflow ran on self-hosted machines.',
   default_branch_unverified: 'It is not proven that the workflow came from the main branch.',
@@ -60,6 +64,9 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
 
 // a Map, so a label such as `constructor` is not looked up on Object's prototype
 const REASONS = new Map(Object.entries(REASON_TEXT));
+
+/** Every reason label this verifier explains (a test checks it against the service's catalogue). */
+export const KNOWN_REASONS: readonly string[] = Object.keys(REASON_TEXT);
 
 /** `label` in plain words; a label this verifier does not know is returned as it is. */
 export function reasonText(label: string): string {

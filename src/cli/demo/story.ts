@@ -117,7 +117,9 @@ async function verifyOffline(story: Story, file: string): Promise<void> {
   const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
   const code = await verifyReceipt([file, '--jwks', jwks, '--offline', '--artifact', deed], io);
   if (code !== 0) throw new Error(`the offline check of ${file} failed:\n${lines.join('\n')}`);
-  story.io.out(`   -> ${(lines.at(-1) ?? '').split(' (')[0] ?? ''}, exit 0`);
+  // the verdict in plain words: the last line a label starts (its technical detail follows)
+  const verdict = lines.findLast((l) => /^[A-Z]/.test(l)) ?? '';
+  story.io.out(`   -> ${verdict.replace(/\.$/, '')}, exit 0`);
   story.io.out('      (offline it cannot see a revocation: --online $URL asks the service)');
 }
 

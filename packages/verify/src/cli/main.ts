@@ -27,6 +27,10 @@ import { withTlogProof } from './tlog-proof.js';
 
 export type { Io } from './print.js';
 
+/** Where to read every option, as a command that runs after `npx` as well as once installed. */
+export const HELP_HINT =
+  'run npx @verification-receipts/verify --help (or receipt-verify --help, installed) for every option';
+
 export const USAGE = `usage: receipt-verify FILE [PROOF.tlog-proof] (--jwks FILE|URL | --key FILE | --online URL | --log-policy FILE) [options]
 
 Checks a PDF receipt, a receipt bundle or a receipt's attestation (Sigstore bundle with a SLSA
@@ -74,8 +78,15 @@ CI receipts (each failing condition is named; an authentic receipt that misses o
   --profile ID             the receipt was judged under this policy profile (ci-provenance-v2)
                            An attestation states repo, sha and profile only: --signer-workflow and
                            --deny-self-hosted-runners on it are not met (verify the bundle or PDF)
-  --json                   print one JSON object (docs/verify-result.schema.json)
+
+Output:
+  --json                   print one JSON object (its schema: verify-result.schema.json in this
+                           package, node_modules/@verification-receipts/verify/)
   --help, -h               this text
+
+Each verdict, failing step and reason label is said in plain words first, the technical detail
+under it. The words (receipt, bundle, key, log, witness, status, PDF signature, trust root): see
+docs/glossary.md of the service's repository.
 
 Exit status: 0 authentic, ALLOW and known not to be revoked (checked online, or by a signed status
 no older than --max-status-age; or its status accepted as unknown with --offline); 1 not authentic
@@ -83,7 +94,8 @@ no older than --max-status-age; or its status accepted as unknown with --offline
 but FLAG, BLOCK, revoked, its status not checked, not yet in a pinned log, or a CI condition not met.
 Every fetch reads at most ${MAX_FETCH_BYTES} bytes; https only (http only to localhost).
 
-example: receipt-verify receipt.pdf --online https://receipts.example.com`;
+example: npx @verification-receipts/verify receipt.pdf --online https://receipts.example.com
+(installed, the same command is receipt-verify)`;
 
 async function sha256OfFile(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -186,7 +198,7 @@ export async function main(args: string[], io: Io): Promise<number> {
     o = parseOptions(args);
   } catch (err) {
     io.err(`error: ${(err as Error).message}`);
-    io.err('run receipt-verify --help for every option');
+    io.err(HELP_HINT);
     return 2;
   }
   if (o.help) {
@@ -201,7 +213,7 @@ export async function main(args: string[], io: Io): Promise<number> {
     io.err(
       err instanceof FetchError
         ? 'check the URL and your connection, or pin a saved copy with --jwks FILE'
-        : 'run receipt-verify --help for every option',
+        : HELP_HINT,
     );
     return 2;
   }

@@ -1,4 +1,9 @@
+import { plainStep, plainVerdict } from '../plain.js';
+import type { Step } from '../steps.js';
 import type { Verdict } from '../verdict.js';
+
+/** Continuation lines start under a step's detail column. */
+const UNDER_DETAIL = ' '.repeat(23);
 
 /** The verdict for a person (one line per step, the verdict last) or as one JSON object. */
 export interface Io {
@@ -11,6 +16,7 @@ export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
     io.out(JSON.stringify(jsonReport(verdict)));
     return;
   }
+  const plain = plainVerdict(verdict);
   const r = verdict.receipt;
   if (r) {
     io.out(`receipt ${String(r.receiptId)}, issued ${String(r.createdAt)}`);
@@ -18,6 +24,7 @@ export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
     if (d) {
       const reasons = d.reasons.length > 0 ? `, reasons: ${d.reasons.join(', ')}` : '';
       io.out(`decision ${d.decision} (${d.status})${reasons}`);
+      for (const reason of plain.reasons) io.out(`  ${reason.label}: ${reason.meaning}`);
     }
   }
   const a = verdict.attestation;
@@ -26,22 +33,37 @@ export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
     io.out(`verification result ${a.verificationResult} (${a.verifiedLevels.join(', ')})`);
   }
   io.out(`trust: ${verdict.trust}`);
-  for (const s of verdict.steps) io.out(`${s.status.padEnd(4)}  ${s.id.padEnd(16)} ${s.detail}`);
+  for (const s of verdict.steps) printStep(io, s);
   io.out(`current status: ${verdict.currentStatus.detail}`);
   if (verdict.policy) {
     if (verdict.policy.met) io.out('PASS  ci-policy        every CI policy condition is met');
     for (const failure of verdict.policy.failures) io.out(`FAIL  ci-policy        ${failure}`);
   }
-  io.out(verdict.summary);
+  io.out(plain.line);
+  if (plain.technical) io.out(`  ${plain.technical}`);
 }
 
-/** The --json object (docs/verify-result.schema.json). */
+/** A step on one line; a failing or warning one in plain words first, its detail under it. */
+function printStep(io: Io, s: Step): void {
+  const head = `${s.status.padEnd(4)}  ${s.id.padEnd(16)} `;
+  const sentence = plainStep(s);
+  if (sentence === undefined) {
+    io.out(`${head}${s.detail}`);
+    return;
+  }
+  io.out(`${head}${sentence}.`);
+  io.out(`${UNDER_DETAIL}${s.detail}`);
+}
+
+/** The --json object (verify-result.schema.json): `plain` adds the words for people. */
 export function jsonReport(v: Verdict): Record<string, unknown> {
   const r = v.receipt ?? {};
+  const plain = plainVerdict(v);
   return {
     verdict: v.verdict,
     exitCode: v.exitCode,
     summary: v.summary,
+    plain: { summary: plain.line, technical: plain.technical, reasons: plain.reasons },
     authentic: v.authentic,
     unreadable: v.unreadable,
     ...(v.failedStep ? { failedStep: v.failedStep } : {}),
@@ -62,6 +84,9 @@ export function jsonReport(v: Verdict): Record<string, unknown> {
       : {}),
     ...(v.attestation ? { attestation: v.attestation } : {}),
     ...(v.policy ? { policy: v.policy } : {}),
-    steps: v.steps,
+    steps: v.steps.map((s) => {
+      const sentence = plainStep(s);
+      return sentence === undefined ? s : { ...s, plain: `${sentence}.` };
+    }),
   };
 }

@@ -55,7 +55,12 @@ describe('receipt-verify on hostile files of up to 5 MiB', () => {
     it(`${name} (${bytes.length} bytes): exit 1 or 2 within 5 s, under 256 MiB`, () => {
       expect(bytes.length).toBeLessThanOrEqual(MAX_INPUT_BYTES);
       const run = runCli(name, bytes);
-      const verdict = run.stdout.trim().split('\n').pop() ?? '';
+      // the verdict line is the last one a label starts (a technical line follows it, indented)
+      const verdict =
+        run.stdout
+          .trim()
+          .split('\n')
+          .findLast((l) => /^[A-Z]/.test(l)) ?? '';
       console.log(
         `${name}: exit ${run.status}, ${run.wallMs} ms, ${run.peakMiB.toFixed(0)} MiB: ${verdict}`,
       );

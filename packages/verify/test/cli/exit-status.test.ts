@@ -27,7 +27,9 @@ async function run(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n'), last: out.at(-1) ?? '' };
+  // the verdict line in plain words, then the technical line indented under it
+  const technical = out.at(-1)?.trim() ?? '';
+  return { code, out: out.join('\n'), err: err.join('\n'), verdict: out.at(-2) ?? '', technical };
 }
 
 /** The age in seconds of a recorded statement now, so a limit can sit just above or below it. */
@@ -40,15 +42,19 @@ describe('an authentic ALLOW receipt whose status was not checked', () => {
   it('the revoked receipt checked offline: exit 3 (caution), exit 0 only with --offline, which the verdict says', async () => {
     const plain = await run(at('bundle-revoked.json'), ...jwks);
     expect(plain.code, plain.out).toBe(3);
-    expect(plain.last).toMatch(
-      /^CAUTION: authentic, decision ALLOW, but the current status was not checked/,
+    expect(plain.verdict).toBe(
+      'CAUTION: the receipt is genuine and the checks passed, but whether it was revoked since is not known.',
     );
-    expect(plain.last).toContain('--offline');
+    expect(plain.technical).toMatch(
+      /^authentic, decision ALLOW, but the current status was not checked/,
+    );
+    expect(plain.technical).toContain('--offline');
     const offline = await run(at('bundle-revoked.json'), ...jwks, '--offline');
     expect(offline.code, offline.out).toBe(0);
-    expect(offline.last).toMatch(
-      /^VERIFIED OFFLINE: .*not checked.*accepted as unknown by --offline/,
+    expect(offline.verdict).toMatch(
+      /^VERIFIED OFFLINE: genuine receipt, decision ALLOW: .*not checked/,
     );
+    expect(offline.technical).toMatch(/not checked.*accepted as unknown by --offline/);
     const json = JSON.parse((await run(at('bundle-revoked.json'), ...jwks, '--json')).out);
     expect(json).toMatchObject({
       verdict: 'caution',
@@ -79,8 +85,11 @@ describe('a signed status statement carried in the bundle', () => {
     expect(signed.detail).toContain('carried in the bundle');
     const stale = await run(file, ...jwks, '--max-status-age', String(Math.max(age - 600, 0)));
     expect(stale.code, stale.out).toBe(3);
-    expect(stale.out).toMatch(/^WARN {2}status-age +produced \d+ s ago, older than the limit/m);
-    expect(stale.last).toMatch(/^CAUTION: .*too old to be current/);
+    expect(stale.out).toMatch(
+      /^WARN {2}status-age +The status statement is too old .*\n +produced \d+ s ago, older than the limit/m,
+    );
+    expect(stale.verdict).toMatch(/^CAUTION: .*whether it was revoked since is not known/);
+    expect(stale.technical).toMatch(/too old to be current/);
     // with the default limit of 300 s the two-day-old recording is stale too
     expect((await run(file, ...jwks)).code).toBe(3);
   });
@@ -92,7 +101,13 @@ describe('a signed status statement carried in the bundle', () => {
     };
     const res = await run(write('revoked-with-status.json', revoked), ...jwks, '--offline');
     expect(res.code, res.out).toBe(3);
-    expect(res.last).toMatch(/^AUTHENTIC BUT REVOKED: revoked at .* by issuer escrow-co/);
+    expect(res.verdict).toBe(
+      'AUTHENTIC BUT REVOKED: the receipt is genuine, but it was revoked: do not rely on it.',
+    );
+    expect(res.technical).toMatch(/^revoked at .* by issuer escrow-co/);
+    expect(res.out).toMatch(
+      /^FAIL {2}status +The receipt was revoked: it no longer vouches for anything\.\n +revoked at /m,
+    );
   });
 
   it('one made to look fresh, or about another receipt, is not accepted (exit 1)', async () => {
@@ -106,11 +121,13 @@ describe('a signed status statement carried in the bundle', () => {
     const forged = { ...fixture<Json>('bundle.json'), status: redated };
     const res = await run(write('redated.json', forged), ...jwks);
     expect(res.code, res.out).toBe(1);
-    expect(res.out).toMatch(/^FAIL {2}status-signature +the statement signature does not verify/m);
+    expect(res.out).toMatch(
+      /^FAIL {2}status-signature +The receipt's current status could not be confirmed\.\n +the statement signature does not verify/m,
+    );
     const other = { ...fixture<Json>('bundle-revoked.json'), status: active };
     const res2 = await run(write('other.json', other), ...jwks, '--max-status-age', '999999999');
     expect(res2.code, res2.out).toBe(1);
-    expect(res2.out).toMatch(/status-signature +the statement is about another receipt/);
+    expect(res2.out).toMatch(/status-signature .*\n +the statement is about another receipt/);
   });
 });
 
@@ -136,7 +153,7 @@ describe('--status FILE: a saved signed status', () => {
         ...extra,
       );
       expect(revoked.code, revoked.out).toBe(3);
-      expect(revoked.last).toMatch(/^AUTHENTIC BUT REVOKED/);
+      expect(revoked.verdict).toMatch(/^AUTHENTIC BUT REVOKED: /);
     }
   });
 
@@ -162,8 +179,11 @@ describe('a pinned log', () => {
     const file = write('unanchored.json', unanchored);
     const pinned = await run(file, ...jwks, '--log-policy', at('log.policy'), '--offline');
     expect(pinned.code, pinned.out).toBe(3);
-    expect(pinned.last).toMatch(
-      /^CAUTION: authentic, decision ALLOW, but the receipt is not in the pinned log receipts\.example\.com\/log yet/,
+    expect(pinned.verdict).toBe(
+      'CAUTION: the receipt is genuine and the checks passed, but it is not in the public log you pinned yet: check again later.',
+    );
+    expect(pinned.technical).toMatch(
+      /^authentic, decision ALLOW, but the receipt is not in the pinned log receipts\.example\.com\/log yet/,
     );
     const origin = await run(
       file,

@@ -13,10 +13,7 @@ import { OPTIONS } from '../../src/cli/options.js';
 const fixtures = path.join(import.meta.dirname, '../fixtures');
 const at = (name: string) => path.join(fixtures, name);
 const schema = JSON.parse(
-  fs.readFileSync(
-    path.join(import.meta.dirname, '../../../../docs/verify-result.schema.json'),
-    'utf8',
-  ),
+  fs.readFileSync(path.join(import.meta.dirname, '../../verify-result.schema.json'), 'utf8'),
 );
 const validate = new Ajv2020.default({ strict: false }).compile(schema);
 
@@ -37,7 +34,7 @@ async function run(...args: string[]) {
 }
 
 describe('receipt-verify --json', () => {
-  it('prints one object that matches docs/verify-result.schema.json, whatever the outcome', async () => {
+  it('prints one object that matches verify-result.schema.json, whatever the outcome', async () => {
     const cases: [string[], number][] = [
       [[at('receipt.pdf'), '--jwks', at('jwks.json'), '--offline'], 0],
       [[at('receipt.pdf'), '--jwks', at('jwks.json')], 3],
@@ -83,6 +80,24 @@ describe('receipt-verify --help', () => {
     expect(res.code).toBe(2);
     expect(res.err.split('\n')).toHaveLength(2);
     expect(res.err).toMatch(/^error: /);
-    expect(res.err).toContain('receipt-verify --help');
+    // after `npx` the bin `receipt-verify` is not on PATH: the pointer names the package
+    expect(res.err).toContain('npx @verification-receipts/verify --help');
+  });
+
+  it('groups --json and --help under Output, names a schema the package ships, points to the glossary', async () => {
+    const groups = USAGE.split(/\n\n(?=[A-Z][^\n]*:\n)/);
+    const group = (title: string) => groups.find((g) => g.startsWith(title)) ?? '';
+    expect(group('CI receipts')).not.toMatch(/--json|--help/);
+    expect(group('Output:')).toMatch(/--json[\s\S]*--help, -h/);
+    const schemaFile = /(\S+\.schema\.json)/.exec(group('Output:'))?.[1] ?? '';
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8'),
+    );
+    expect(pkg.files).toContain(schemaFile);
+    expect(fs.existsSync(path.join(import.meta.dirname, '../..', schemaFile))).toBe(true);
+    expect(USAGE).toContain('docs/glossary.md');
+    expect(fs.existsSync(path.join(import.meta.dirname, '../../../../docs/glossary.md'))).toBe(
+      true,
+    );
   });
 });
