@@ -27,7 +27,7 @@ import publicRoutes from './http/routes/public.js';
 import unauthenticatedRoutes from './http/routes/unauthenticated.js';
 import { limitConnections } from './http/connection-limits.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
-import { openDatabase, type Database } from './storage/database.js';
+import { openDatabase, type Database, type StoreLog } from './storage/database.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,6 +139,15 @@ function fastifyOf(options: AppOptions) {
 }
 
 /** The whole service as one Fastify instance; `server.ts` only listens, tests `inject`. */
+/** What the store has to tell an operator, in the app's log. */
+function storeLog(app: FastifyInstance): StoreLog {
+  return {
+    warn: (m) => app.log.warn(m),
+    error: (m) => app.log.error(m),
+    info: (m) => app.log.info(m),
+  };
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = fastifyOf(options);
@@ -153,15 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // the GitHub App's client first: the services ask it for default branches
   const probot = githubProbot(config, app.log, options.octokit);
 
-  const db =
-    options.db ??
-    (await openDatabase(config.store, {
-      log: {
-        warn: (m) => app.log.warn(m),
-        error: (m) => app.log.error(m),
-        info: (m) => app.log.info(m),
-      },
-    }));
+  const db = options.db ?? (await openDatabase(config.store, { log: storeLog(app) }));
   await app.register(errorsPlugin, { bodyLimitBytes: config.bodyLimitBytes });
   await app.register(securityHeadersPlugin);
   await app.register(jsonBodyPlugin);

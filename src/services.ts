@@ -111,16 +111,18 @@ export async function createServices(
     keyRing,
     anchoring,
     receipts,
-    logWaiters: new LogWaiters({
-      sealed: {
-        notices: stores.sealNotices,
-        probe: (ids) => stores.receipts.sealedAmong(ids),
-      },
-    }),
+    logWaiters: logWaitersOf(stores),
     registerSigner,
     pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
     timestamping: time.timestamping,
   };
+}
+
+/** `Prefer: wait` answers, woken by the store's seal notices and sharing one read per seal. */
+function logWaitersOf(stores: Repositories): LogWaiters {
+  return new LogWaiters({
+    sealed: { notices: stores.sealNotices, probe: (ids) => stores.receipts.sealedAmong(ids) },
+  });
 }
 
 /** The witnesses asked to cosign each checkpoint, when `WITNESSES` names any. */
