@@ -14,7 +14,7 @@ import { loadKeySource } from './files/signing-key-file.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
 import type { DefaultBranchSource, SigningKeyStore } from './receipts/ports.js';
-import { ReceiptService } from './receipts/service.js';
+import { ReceiptService, type ReceiptServiceDeps } from './receipts/service.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
 import { loadScreeningLists } from './files/screening-lists.js';
@@ -87,18 +87,11 @@ export async function createServices(
     time.timekeeping,
   );
   const issuer = issuerOf(config, stores, screening, signer, options);
-  const receipts = new ReceiptService({
-    stores,
+  const receipts = receiptServiceOf(config, stores, options, {
     issuer,
     keyRing,
     anchoring,
-    publicUrl: config.publicUrl,
-    links: receiptLinks(config.publicUrl),
-    issuerClockSkewSeconds: config.issuerClockSkewSeconds,
-    ciIdentity: new OidcVerifier(config.ciOidc),
-    defaultBranches: options.defaultBranches,
     signer,
-    ...(options.onIntegrityFailure ? { onIntegrityFailure: options.onIntegrityFailure } : {}),
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
@@ -116,6 +109,25 @@ export async function createServices(
     pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
     timestamping: time.timestamping,
   };
+}
+
+/** The receipt use cases, over the stores and what createServices built before them. */
+function receiptServiceOf(
+  config: Config,
+  stores: Repositories,
+  options: ServiceOptions,
+  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer'>,
+): ReceiptService {
+  return new ReceiptService({
+    ...built,
+    stores,
+    publicUrl: config.publicUrl,
+    links: receiptLinks(config.publicUrl),
+    issuerClockSkewSeconds: config.issuerClockSkewSeconds,
+    ciIdentity: new OidcVerifier(config.ciOidc),
+    defaultBranches: options.defaultBranches,
+    ...(options.onIntegrityFailure ? { onIntegrityFailure: options.onIntegrityFailure } : {}),
+  });
 }
 
 /** `Prefer: wait` answers, woken by the store's seal notices and sharing one read per seal. */
