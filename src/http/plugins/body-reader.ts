@@ -5,15 +5,15 @@ import { ApiError } from '../api-error.js';
 import { JsonDepthScanner } from '../json-depth.js';
 
 /**
- * Of a body nobody reads (an unknown route, a body refused before its end), at most this much
- * more is received and dropped once the answer is sent: as much as the largest body the service
- * accepts by default (BODY_LIMIT_BYTES, 15 MiB) and a little more, so that a client which sends
- * its whole body before it reads (most do) finishes sending and reads the answer. A connection
- * closed while its body still arrives is reset, and the reset takes the unread answer with it.
- * Dropped bytes are neither kept nor parsed: receiving them costs the kernel's copy, no more, and
- * the request timeout bounds how long it may take.
+ * Of a body nobody reads (an unknown route, a body refused before its end), at most the route's
+ * body limit and this much more is received and dropped once the answer is sent: so a client
+ * which sends its whole body before it reads (most do) finishes sending any body the route could
+ * have accepted, and reads the answer. A connection closed while its body still arrives is reset,
+ * and the reset takes the unread answer with it. Dropped bytes are neither kept nor parsed:
+ * receiving them costs the kernel's copy, no more, and the request timeout bounds how long it may
+ * take.
  */
-export const DISCARDED_BODY_MAX_BYTES = 16 * 1024 * 1024;
+export const DISCARD_MARGIN_BYTES = 1024 * 1024;
 
 /** Requests whose body is being dropped after their answer (see `keepOpenWhileDropping`). */
 const lingering = new WeakSet<FastifyRequest>();
@@ -22,26 +22,27 @@ const lingering = new WeakSet<FastifyRequest>();
  * Fastify answers a body refused before its end with `Connection: close`, and Node then closes
  * the connection at once: the body still arriving makes it a reset, in which a client still
  * sending may lose the answer. The connection stays open instead while discardBody drops the
- * rest, bounded by DISCARDED_BODY_MAX_BYTES and the request timeout.
+ * rest, bounded by the route's body limit, DISCARD_MARGIN_BYTES and the request timeout.
  */
 export function keepOpenWhileDropping(request: FastifyRequest, reply: FastifyReply): void {
   if (lingering.has(request)) reply.removeHeader('connection');
 }
 
 /**
- * The rest of the body is dropped as it arrives; past DISCARDED_BODY_MAX_BYTES after the answer,
- * the connection closes.
+ * The rest of the body is dropped as it arrives; past the route's body limit and
+ * DISCARD_MARGIN_BYTES after the answer, the connection closes.
  */
 export function discardBody(request: FastifyRequest, payload: IncomingMessage = request.raw): void {
   lingering.add(request);
   const { socket } = request.raw;
   const writtenBefore = socket.bytesWritten;
+  const max = request.routeOptions.bodyLimit + DISCARD_MARGIN_BYTES;
   let discarded = 0;
   payload.removeAllListeners('data');
   payload.on('data', (chunk: Buffer) => {
     // counted from the answer's first byte on this connection
     if (socket.bytesWritten > writtenBefore) discarded += chunk.length;
-    if (discarded > DISCARDED_BODY_MAX_BYTES) socket.destroy();
+    if (discarded > max) socket.destroy();
   });
   payload.resume();
 }
