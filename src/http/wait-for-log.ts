@@ -20,10 +20,11 @@ export async function waitForLog(
   const wait = preferredWait(request.headers.prefer);
   if (wait === undefined) return undefined;
   const { receipts, logWaiters } = app.services;
-  const first = await receipts.get(tenant, receiptId);
-  if (!first.hasProofArtifact) return undefined;
+  // the wait's first look reads the receipt: one without a log entry ends it at once, unwaited
+  const answer = await awaitLogEntry(receipts, logWaiters, tenant, receiptId, wait * 1000);
+  if (!answer.record.hasProofArtifact) return undefined;
   reply.header('preference-applied', `wait=${wait}`);
-  return { ...(await awaitLogEntry(receipts, logWaiters, tenant, receiptId, wait * 1000)), wait };
+  return { ...answer, wait };
 }
 
 /** The anchor note of an answer whose wait ran out: why there is no proof, and where to ask. */

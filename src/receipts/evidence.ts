@@ -60,7 +60,16 @@ export class ReceiptEvidence {
    * whatever the service signs or publishes about a receipt vouches for the stored row, so a
    * row edited behind the service's back gets nothing signed over it.
    */
-  async assertIntact(record: ReceiptRecord, use: ReceiptUse, again = true): Promise<ReceiptRecord> {
+  assertIntact(record: ReceiptRecord, use: ReceiptUse): Promise<ReceiptRecord> {
+    return this.intact(record, use, true);
+  }
+
+  /** assertIntact; `again`: a revocation disagreement may be a seal's race, read the row again. */
+  private async intact(
+    record: ReceiptRecord,
+    use: ReceiptUse,
+    again: boolean,
+  ): Promise<ReceiptRecord> {
     const ring = await this.deps.keyRing.current();
     const failure = integrityFailureOf(record, ring, this.deps.signer !== undefined);
     if (failure) this.refuse({ ...failure, use });
@@ -70,7 +79,7 @@ export class ReceiptEvidence {
     const fresh = again
       ? await this.deps.stores.receipts.findByHash(record.receipt.receiptHash)
       : undefined;
-    if (fresh?.id === record.id) return this.assertIntact(fresh, use, false);
+    if (fresh?.id === record.id) return this.intact(fresh, use, false);
     return this.refuse({ receiptId: record.id, use, revocation });
   }
 
