@@ -1,6 +1,6 @@
 import { parse, YAMLError } from 'yaml';
 import type { EnvironmentPolicy } from './deployment-policy.js';
-import { describeIssue, REPO_CONFIG_PATH, RepoConfig, repoConfigDefaults } from './repo-config.js';
+import { describeIssue, RepoConfig, repoConfigDefaults } from './repo-config.js';
 
 /**
  * `.github/receipts.yml` checked offline, before it is pushed (`receipts policy check`): the
@@ -75,5 +75,3 @@ export function whatCanMeet(policy: EnvironmentPolicy): string {
   parts.push(`waits ${policy.wait} for it, then rejects`);
   return parts.join('; ');
 }
-
-export { REPO_CONFIG_PATH };

@@ -53,9 +53,3 @@ export class JsonDepthScanner {
     return false;
   }
 }
-
-/** Whether the JSON text `text` opens more than `limit` arrays or objects inside one another. */
-export function exceedsJsonDepth(text: string | Uint8Array, limit: number): boolean {
-  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  return new JsonDepthScanner(limit).feed(bytes);
-}

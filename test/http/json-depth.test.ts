@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonDepth, JsonDepthScanner } from '../../src/http/json-depth.js';
+import { JsonDepthScanner } from '../../src/http/json-depth.js';
+
+/** Whether the whole text `text` opens more than `limit` arrays or objects inside one another. */
+const exceedsJsonDepth = (text: string, limit: number): boolean =>
+  new JsonDepthScanner(limit).feed(Buffer.from(text, 'utf8'));
 
 /** The depth of a parsed value, by walking it: the reference the scanner must agree with. */
 function depthOf(value: unknown): number {

@@ -4,8 +4,8 @@ import {
   checkRepoConfigText,
   gatedEnvironments,
   MAX_REPO_CONFIG_BYTES,
-  REPO_CONFIG_PATH,
 } from '../../github/policy-check.js';
+import { REPO_CONFIG_PATH } from '../../github/repo-config.js';
 import { CliError, flags, type Command } from '../context.js';
 
 /**
