@@ -5,7 +5,8 @@
  * and fail the step according to `fail-on`.
  *
  * Exit codes: 0 receipt issued and accepted by `fail-on`; 1 receipt issued but its status is
- * covered by `fail-on`; 2 no receipt (bad input, rejected request, service unreachable).
+ * covered by `fail-on`, or the `policy-file` is one the GitHub App would reject (then no receipt
+ * is requested); 2 no receipt (bad input, rejected request, service unreachable).
  *
  * Plain Node >= 20, no dependencies: it runs straight from the action's checkout.
  */
@@ -16,10 +17,12 @@ import { ActionError } from './lib/errors.mjs';
 import { readInputs } from './lib/inputs.mjs';
 import { requestIdToken } from './lib/oidc.mjs';
 import { saveJson, subjectDigest } from './lib/artifacts.mjs';
+import { checkPolicyFile } from './lib/policy.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import {
   addMask,
+  annotateFile,
   createLogger,
   errorSummary,
   failsPolicy,
@@ -68,6 +71,7 @@ function runName(runnerEnv) {
 async function run(inputs) {
   const { request, apiUrl, failOn } = inputs;
   warnOnPlainHttp(apiUrl);
+  if (inputs.policyFile && !(await policyIsValid(inputs))) return EXIT_POLICY;
   log.info(
     `Requesting a verification receipt for ${request.repository.fullName}@${request.headSha} ` +
       `(event ${request.provenance.eventName}, externalId ${request.externalId}) from ${apiUrl}`,
@@ -90,6 +94,33 @@ async function run(inputs) {
   const failed = failsPolicy(result.receiptStatus, failOn);
   await publish(inputs, result, failed, Boolean(oidcToken));
   return conclude(result, failOn, failed);
+}
+
+/**
+ * Checks `policy-file` as the GitHub App will read it: each problem becomes an annotation on the
+ * file and a line of the job summary. An invalid file rejects every gated deployment, so the step
+ * fails before asking for a receipt.
+ *
+ * @param {import('./lib/inputs.mjs').Inputs} inputs
+ * @returns {Promise<boolean>}
+ */
+async function policyIsValid(inputs) {
+  const file = inputs.policyFile;
+  const check = await checkPolicyFile({ ...inputs, file, log: log.info });
+  for (const note of check.notes) log.info(`${file}: note: ${note}`);
+  if (check.valid) {
+    log.info(`${file} is valid; what each gated environment accepts:`);
+    for (const line of check.environments) log.info(`  ${line}`);
+    return true;
+  }
+  for (const problem of check.problems) annotateFile(file, log.redact(problem));
+  const headline =
+    `${file} is invalid (${check.problems.length} problem(s)): the GitHub App would reject ` +
+    'every gated deployment of this repository with it; no receipt was requested';
+  log.error(headline);
+  const lines = check.problems.map((problem) => `- \`${file}\`: ${problem}`);
+  writeSummary(env.GITHUB_STEP_SUMMARY, log.redact(`### ❌ ${headline}\n\n${lines.join('\n')}\n`));
+  return false;
 }
 
 /**

@@ -23,6 +23,7 @@ import { ActionError } from './errors.mjs';
  * @property {number} timeoutMs
  * @property {number} maxAttempts
  * @property {string} oidcAudience The audience of the OIDC token requested from the runner.
+ * @property {string} policyFile A `.github/receipts.yml` to check first, or '' for none.
  * @property {CiRequest} request
  */
 
@@ -62,6 +63,7 @@ export function readInputs(env) {
     timeoutMs: timeoutSeconds * 1000,
     maxAttempts: Math.floor(maxAttempts),
     oidcAudience: env.INPUT_OIDC_AUDIENCE?.trim() || apiUrl,
+    policyFile: env.INPUT_POLICY_FILE?.trim() ?? '',
     request: buildRequest(env),
   };
 }

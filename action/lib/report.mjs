@@ -47,6 +47,26 @@ function escapeData(text) {
 }
 
 /**
+ * Workflow command property escaping (the runner's own `escapeProperty`).
+ *
+ * @param {string} text
+ * @returns {string}
+ */
+function escapeProperty(text) {
+  return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
+}
+
+/**
+ * An error annotation on a file of the repository (shown on the file in a pull request).
+ *
+ * @param {string} file
+ * @param {string} text
+ */
+export function annotateFile(file, text) {
+  stderr(`::error file=${escapeProperty(file)},title=Repository policy::${escapeData(text)}`);
+}
+
+/**
  * A logger that replaces each secret with *** in everything it prints.
  *
  * @param {string[]} secrets

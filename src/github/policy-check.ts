@@ -1,4 +1,8 @@
 import { parse, YAMLError } from 'yaml';
+import {
+  MAX_REPOSITORY_POLICY_BYTES,
+  type RepositoryPolicyCheckResult,
+} from '../contract/repository-policy.js';
 import type { EnvironmentPolicy } from './deployment-policy.js';
 import { describeIssue, RepoConfig, repoConfigDefaults } from './repo-config.js';
 
@@ -9,8 +13,7 @@ import { describeIssue, RepoConfig, repoConfigDefaults } from './repo-config.js'
  * so the only safe time to find its mistakes is before the push.
  */
 
-/** GitHub's contents API serves files up to 1 MB; a policy is a few hundred bytes. */
-export const MAX_REPO_CONFIG_BYTES = 64 * 1024;
+export const MAX_REPO_CONFIG_BYTES = MAX_REPOSITORY_POLICY_BYTES;
 
 export type PolicyCheck =
   { ok: true; config: RepoConfig; notes: string[] } | { ok: false; problems: string[] };
@@ -46,6 +49,22 @@ export function checkRepoConfigText(
   const parsed = RepoConfig.safeParse({ ...repoConfigDefaults(defaultTrustedEvents), ...own });
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map(describeIssue) };
   return { ok: true, config: parsed.data, notes };
+}
+
+/** The check as the HTTP API answers it (POST /api/v1/repository-policy/check). */
+export function repositoryPolicyReport(
+  text: string,
+  defaultTrustedEvents: readonly string[],
+): RepositoryPolicyCheckResult {
+  const result = checkRepoConfigText(text, defaultTrustedEvents);
+  return result.ok
+    ? {
+        valid: true,
+        problems: [],
+        notes: result.notes,
+        environments: gatedEnvironments(result.config),
+      }
+    : { valid: false, problems: result.problems, notes: [], environments: [] };
 }
 
 /** One line per gated environment: which receipts of a commit can meet its policy. */

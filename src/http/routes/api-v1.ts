@@ -9,6 +9,7 @@ import deploymentRoutes from './deployments.js';
 import lifecycleRoutes from './lifecycle.js';
 import pdfRoutes from './pdf.js';
 import receiptRoutes from './receipts.js';
+import repositoryPolicyRoutes from './repository-policy.js';
 import tlogProofRoutes from './tlog-proof.js';
 
 declare module 'fastify' {
@@ -53,4 +54,5 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);
   await app.register(deploymentRoutes);
+  await app.register(repositoryPolicyRoutes);
 }

@@ -73,6 +73,12 @@ export const ENDPOINTS: Endpoint[] = [
   },
   { name: 'list', method: 'GET', route: '/api/v1/receipts', path: () => '/api/v1/receipts' },
   {
+    name: 'repository-policy-check',
+    method: 'POST',
+    route: '/api/v1/repository-policy/check',
+    path: () => '/api/v1/repository-policy/check',
+  },
+  {
     name: 'deployments',
     method: 'GET',
     route: '/api/v1/deployments',
