@@ -59,6 +59,44 @@ export default tseslint.config(
     rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY),
   },
   {
+    files: ['src/storage/**'],
+    rules: forbid(HTTP, FASTIFY, [
+      [
+        '**/github/**',
+        '**/cli/**',
+        '**/files/**',
+        '**/pdf/**',
+        '**/timestamping/**',
+        '**/cluster/**',
+        '**/services.js',
+        '**/app.js',
+      ],
+      "storage implements the domain's ports: it depends on the domain, never on an edge",
+    ]),
+  },
+  {
+    files: ['src/timestamping/**'],
+    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
+      ['**/github/**', '**/cli/**', '**/receipts/**', '**/services.js', '**/app.js'],
+      'time-stamping serves the log and the PDF signer through their ports',
+    ]),
+  },
+  {
+    files: ['src/cluster/**'],
+    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
+      [
+        '**/receipts/**',
+        '**/anchoring/**',
+        '**/github/**',
+        '**/cli/**',
+        '**/pdf/**',
+        '**/services.js',
+        '**/app.js',
+      ],
+      'the process supervisor knows nothing of the app it runs',
+    ]),
+  },
+  {
     files: ['src/pdf/**', 'src/contract/**'],
     rules: forbid(STORAGE, HTTP, STORE_DRIVERS),
   },

@@ -1,28 +1,14 @@
 import fs from 'node:fs';
-import { ServiceError } from '../errors.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
 import { createServices, type ServiceOptions, type Services } from '../services.js';
 import { openDatabase } from '../storage/database.js';
 import { createRepositories, type Repositories } from '../storage/repositories.js';
+import { CliError } from './errors.js';
 import { requireStore } from './store.js';
 import { nearest } from './suggest.js';
 
-/**
- * A failure the operator caused (bad flag, missing file): printed as one line without a stack
- * trace, then `hint` (what to do) when there is one. Exit code 2 is a usage error, which also
- * shows the command's usage line.
- */
-export class CliError extends ServiceError<'cli_usage'> {
-  override name = 'CliError';
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-    readonly hint?: string,
-  ) {
-    super('cli_usage', message);
-  }
-}
+export { CliError } from './errors.js';
 
 /**
  * Thrown instead of running a command invoked with --help, carrying the options its parser

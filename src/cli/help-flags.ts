@@ -1,4 +1,4 @@
-import type { FlagHelp } from './help.js';
+import type { FlagHelp } from './help-types.js';
 
 /** Flag help used by many commands. */
 export const json = (what: string): FlagHelp => ({

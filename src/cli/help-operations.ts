@@ -1,4 +1,4 @@
-import type { CommandHelp } from './help.js';
+import type { CommandHelp } from './help-types.js';
 import { json } from './help-flags.js';
 
 /** The help of the other commands: signing, seals, the log, keys, the store, the demo. */

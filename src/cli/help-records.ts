@@ -1,4 +1,4 @@
-import type { CommandHelp } from './help.js';
+import type { CommandHelp } from './help-types.js';
 import { json, tenant } from './help-flags.js';
 
 /** The help of the commands that manage records: API keys, notaries, issuers, tenants. */

@@ -4,28 +4,10 @@
  * The flags listed here are checked against each command's own parser options
  * (test/cli/help.test.ts), so a flag cannot be added without its line here.
  */
+import type { CommandHelp, FlagHelp } from './help-types.js';
+export type { CommandHelp, FlagHelp } from './help-types.js';
 import { OPERATION_HELP } from './help-operations.js';
 import { RECORD_HELP } from './help-records.js';
-
-export interface FlagHelp {
-  /** The value's placeholder (`T`, `FILE`); none for a boolean flag. */
-  value?: string;
-  text: string;
-  /** What happens without the flag; a required flag says `required` instead. */
-  default?: string;
-  required?: true;
-}
-
-export interface CommandHelp {
-  usage: string;
-  summary: string;
-  flags: Record<string, FlagHelp>;
-  example: string;
-  /** Opens the store (DATABASE_URL or DATA_DIR): takes --init. */
-  store?: true;
-  /** Changes the store (always, or given these arguments): its output names the store it used. */
-  writes?: true | ((args: readonly string[]) => boolean);
-}
 
 export const INIT_FLAG: FlagHelp = {
   text: 'create the embedded store in DATA_DIR when none exists there',

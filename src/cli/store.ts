@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StoreConfig } from '../config.js';
-import { CliError } from './context.js';
+import { CliError } from './errors.js';
 
 /**
  * Which store a command uses, in words, and whether an embedded one exists. A CLI run from

@@ -1,8 +1,7 @@
-import type PDFDocument from 'pdfkit';
+import type { Doc } from './doc.js';
 import { breakLongWords, printable, wrapMono, wrapShell } from './text.js';
 
-/** A pdfkit document instance. */
-export type Doc = InstanceType<typeof PDFDocument>;
+export type { Doc } from './doc.js';
 
 /** Page geometry (A4, points). The bottom margin leaves room for the footer. */
 export const PAGE = { size: 'A4', margin: 50, bottom: 72 } as const;

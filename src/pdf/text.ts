@@ -1,4 +1,4 @@
-import type { Doc } from './layout.js';
+import type { Doc } from './doc.js';
 
 /** Characters the standard (WinAnsi) fonts can draw besides Latin-1. */
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');

@@ -71,6 +71,56 @@ describe('the layout import rules are enforced by lint', () => {
     expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
   });
 
+  const edges: [string, string[], string[]][] = [
+    [
+      'src/storage/example.ts',
+      [
+        "import { ApiError } from '../http/api-error.js';",
+        "import { createServices } from '../services.js';",
+        "import { signPades } from '../pdf/sign/pades.js';",
+        "import { runCli } from '../cli/run.js';",
+        "import { loadKeySource } from '../files/signing-key-file.js';",
+        "import { startTimestamping } from '../timestamping/index.js';",
+      ],
+      [
+        "import type { ReceiptStore } from '../receipts/ports.js';",
+        "import type { Knex } from 'knex';",
+        "import type { Config } from '../config.js';",
+      ],
+    ],
+    [
+      'src/timestamping/example.ts',
+      [
+        "import type { Database } from '../storage/database.js';",
+        "import { ApiError } from '../http/api-error.js';",
+        "import type { Knex } from 'knex';",
+        "import { ReceiptIssuer } from '../receipts/issuance.js';",
+      ],
+      [
+        "import type { CheckpointTimestamps } from '../anchoring/timestamps.js';",
+        "import type { Config } from '../config.js';",
+      ],
+    ],
+    [
+      'src/cluster/example.ts',
+      [
+        "import { buildApp } from '../app.js';",
+        "import { ReceiptIssuer } from '../receipts/issuance.js';",
+        "import { AnchorService } from '../anchoring/anchor-service.js';",
+        "import type { Database } from '../storage/database.js';",
+      ],
+      ["import type { Config } from '../config.js';", "import cluster from 'node:cluster';"],
+    ],
+  ];
+  for (const [file, refused, allowed] of edges) {
+    it(`${file} keeps to its README's imports`, async () => {
+      for (const line of refused) {
+        expect(await violations(file, line), line).toContain('no-restricted-imports');
+      }
+      for (const line of allowed) expect(await violations(file, line), line).toEqual([]);
+    });
+  }
+
   it('the verifier package imports no Node built-in (but in its cli/) and nothing outside itself', async () => {
     for (const line of [
       "import { createHash } from 'node:crypto';",

@@ -1,0 +1,17 @@
+import { ServiceError } from '../errors.js';
+
+/**
+ * A failure the operator caused (bad flag, missing file): printed as one line without a stack
+ * trace, then `hint` (what to do) when there is one. Exit code 2 is a usage error, which also
+ * shows the command's usage line.
+ */
+export class CliError extends ServiceError<'cli_usage'> {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+    readonly hint?: string,
+  ) {
+    super('cli_usage', message);
+  }
+}

@@ -1,0 +1,4 @@
+import type PDFDocument from 'pdfkit';
+
+/** A pdfkit document instance. */
+export type Doc = InstanceType<typeof PDFDocument>;
