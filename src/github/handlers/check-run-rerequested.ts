@@ -7,7 +7,7 @@ import {
 } from '../check-run.js';
 import { isRevoked } from '../../receipts/record-state.js';
 import type { ReceiptsAppDeps } from '../deps.js';
-import { issueForRun, outputOfRecord } from '../issue.js';
+import { issueForRun, outputOfRecord } from '../receipt-for-run.js';
 import { appRunFacts } from '../run-facts.js';
 import type { CheckOutput } from '../output.js';
 import { readRepoConfig } from '../repo-config.js';

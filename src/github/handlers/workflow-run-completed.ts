@@ -1,6 +1,6 @@
 import { completeCheckRun } from '../check-run.js';
 import type { ReceiptsAppDeps } from '../deps.js';
-import { issueForRun } from '../issue.js';
+import { issueForRun } from '../receipt-for-run.js';
 import { appRunFacts } from '../run-facts.js';
 import { adapterRequestOf } from '../workflow-run.js';
 import { prepareRun, requireConfig, type WorkflowRunContext } from './prepare.js';
