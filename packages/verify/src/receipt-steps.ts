@@ -62,10 +62,14 @@ export const NO_TRUST_ROOT =
 
 /**
  * Whether the signing key is one the relying party trusts: a pinned key, or (with only the log
- * pinned) a receipt the pinned log includes. `logTrusted` says the checkpoint step verified under
- * the pinned log key.
+ * pinned) a receipt the pinned log includes. `underPinnedLog` says the checkpoint step verified
+ * under the pinned log key.
  */
-export function keyTrust(key: Uint8Array | undefined, trust: TrustRoot, logTrusted: boolean): Step {
+export function keyTrust(
+  key: Uint8Array | undefined,
+  trust: TrustRoot,
+  underPinnedLog: boolean,
+): Step {
   const pinned = trust.keys ?? [];
   const from = trust.source ? ` (${trust.source})` : '';
   if (pinned.length > 0) {
@@ -74,7 +78,7 @@ export function keyTrust(key: Uint8Array | undefined, trust: TrustRoot, logTrust
       : step('key-trust', 'FAIL', `the signing key is not one of the pinned keys${from}`);
   }
   if (trust.log?.publicKey) {
-    return logTrusted
+    return underPinnedLog
       ? step('key-trust', 'PASS', `the receipt is in the pinned log ${trust.log.origin}`)
       : step(
           'key-trust',

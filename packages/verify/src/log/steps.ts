@@ -71,7 +71,7 @@ function checkpointKey(
     : 'the checkpoint key is not a pinned key';
 }
 
-/** The checkpoint step; `trusted` is true when it verified under a pinned log key. */
+/** The checkpoint step; `underPinnedLog` is true when it verified under the pinned log key. */
 export function checkpoint(
   entry: BundleLogEntry,
   bundleKey: Uint8Array | undefined,
