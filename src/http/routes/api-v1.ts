@@ -10,6 +10,7 @@ import lifecycleRoutes from './lifecycle.js';
 import pdfRoutes from './pdf.js';
 import receiptRoutes from './receipts.js';
 import tlogProofRoutes from './tlog-proof.js';
+import webhookRoutes from './webhooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -53,4 +54,5 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(anchoringRoutes);
   await app.register(ciRoutes);
   await app.register(deploymentRoutes);
+  await app.register(webhookRoutes);
 }
