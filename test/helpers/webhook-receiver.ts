@@ -5,9 +5,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * A real HTTP receiver of webhooks on 127.0.0.1: it records every request it reads (headers and
  * raw body) and answers as its current mode says: `ok` 200, `error` 500, `gone` 410, `redirect`
  * 302 to elsewhere, `hang` never answers (the sender times out), `drop` resets the connection.
- * `down()` closes the port (connections are refused) until `up()` listens on it again.
+ * `flood` answers 500 with a body that never ends. `down()` closes the port (connections are refused) until `up()` listens on it again.
  */
-export type ReceiverMode = 'ok' | 'error' | 'gone' | 'redirect' | 'hang' | 'drop';
+export type ReceiverMode = 'ok' | 'error' | 'gone' | 'redirect' | 'hang' | 'drop' | 'flood';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -62,6 +62,15 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       else if (mode === 'redirect')
         res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
       else if (mode === 'drop') req.socket.destroy();
+      else if (mode === 'flood') {
+        res.writeHead(500);
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+      }
       // hang: no answer at all
     });
   });
