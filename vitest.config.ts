@@ -50,6 +50,7 @@ export const UNIT_TESTS = [
   'test/http/plugins/json-body.test.ts',
   'test/pdf/**/*.test.ts',
   'test/cli/{suggest,log-monitor-origin}.test.ts',
+  'test/webhooks/addresses.test.ts',
   'test/github/{app-permissions,deployment-callback,deployment-policy,policy-check}.test.ts',
   'test/verifier/{pdf-binding,reason-labels}.test.ts',
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules

@@ -11,6 +11,7 @@ import type {
   Subscription,
   WebhookStore,
 } from '../webhooks/ports.js';
+import { affectedRows } from './affected.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 /** What a uuid column accepts; any other id names nothing. */
@@ -150,7 +151,9 @@ export class WebhookRepository implements WebhookStore {
 
   async deleteSubscription(tenant: string, id: string): Promise<boolean> {
     if (!UUID.test(id)) return false;
-    return (await this.knex('webhook_subscriptions').where({ tenant, id }).delete()) > 0;
+    return (
+      affectedRows(await this.knex('webhook_subscriptions').where({ tenant, id }).delete()) > 0
+    );
   }
 
   async recordTestEvent(

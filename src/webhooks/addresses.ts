@@ -113,10 +113,12 @@ export function addressBytes(address: string): Uint8Array | undefined {
 /** Why an address is refused (the range's name), or undefined when it is a public address. */
 export function refusedRange(bytes: Uint8Array): string | undefined {
   if (bytes.length === 4) return V4_REFUSED.find((r) => inRange(bytes, r))?.name;
+  // :: and ::1 sit inside ::/96 (IPv4-compatible) but are themselves
+  const own = V6_REFUSED.slice(0, 2).find((r) => inRange(bytes, r));
+  if (own) return own.name;
   for (const { range, at } of V6_CARRIERS) {
     if (!inRange(bytes, range)) continue;
     const inner = refusedRange(bytes.slice(at, at + 4));
-    // :: and ::1 sit inside ::/96 and are judged as themselves below
     if (inner) return `${range.name} ${inner}`;
   }
   return V6_REFUSED.find((r) => inRange(bytes, r))?.name;
