@@ -4,6 +4,13 @@ import { DateTime, Decision, ExternalReceiptStatus, Sha256Digest } from './commo
 import { DeploymentDecision } from './deployments.js';
 import { BundleLogEntry } from './log-entry.js';
 import { PublicStatusDocument } from './status.js';
+import {
+  DEPLOYMENT_DECIDED_EVENT_EXAMPLE,
+  RECEIPT_ANCHORED_EVENT_EXAMPLE,
+  RECEIPT_ISSUED_EVENT_EXAMPLE,
+  RECEIPT_REVOKED_EVENT_EXAMPLE,
+  WEBHOOK_TEST_EVENT_EXAMPLE,
+} from './webhook-examples.js';
 
 /** /api/v1/webhooks: subscriptions, deliveries, and the events' bodies (docs/webhooks.md). */
 
@@ -24,8 +31,10 @@ export const WebhookSubscriptionRequest = z
       .array(WebhookScheme)
       .min(1)
       .max(SCHEMES.length)
-      .default(['v1a'])
-      .describe('v1: HMAC-SHA256 with a secret shown once; v1a: Ed25519 with the published key'),
+      .optional()
+      .describe(
+        'v1: HMAC-SHA256 with a secret shown once; v1a: Ed25519 with the published key (default)',
+      ),
   })
   .meta({
     id: 'WebhookSubscriptionRequest',
@@ -36,7 +45,7 @@ export const WebhookSubscriptionRequest = z
     },
   });
 
-const SUBSCRIPTION_EXAMPLE = {
+export const WEBHOOK_SUBSCRIPTION_EXAMPLE = {
   id: SUBSCRIPTION_ID,
   url: 'https://escrow.example.com/hooks/receipts',
   eventTypes: ['receipt.anchored', 'receipt.revoked'],
@@ -56,7 +65,7 @@ export const WebhookSubscription = z
     disabledAt: DateTime.nullable().describe('Set when the receiver answered 410 Gone'),
     disabledReason: z.string().nullable(),
   })
-  .meta({ id: 'WebhookSubscription', example: SUBSCRIPTION_EXAMPLE });
+  .meta({ id: 'WebhookSubscription', example: WEBHOOK_SUBSCRIPTION_EXAMPLE });
 
 export const CreatedWebhookSubscription = WebhookSubscription.extend({
   secret: z
@@ -65,8 +74,25 @@ export const CreatedWebhookSubscription = WebhookSubscription.extend({
     .describe('The v1 secret (whsec_...), shown only in this answer; null without v1'),
 }).meta({
   id: 'CreatedWebhookSubscription',
-  example: { ...SUBSCRIPTION_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6bLmRv+uUIA=' },
+  example: {
+    ...WEBHOOK_SUBSCRIPTION_EXAMPLE,
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6bLmRv+uUIA=',
+  },
 });
+
+export const WEBHOOK_DELIVERY_EXAMPLE = {
+  id: '8a1d2c3b-4e5f-4a6b-9c7d-0e1f2a3b4c5d',
+  eventId: '0d9a6a2e-7f8b-4c1d-a2e3-f4a5b6c7d8e9',
+  eventType: 'receipt.anchored',
+  state: 'pending',
+  attempts: 2,
+  nextAttemptAt: '2026-11-24T20:22:15.000Z',
+  lastAttemptAt: '2026-11-24T19:52:15.000Z',
+  lastStatus: 503,
+  lastError: 'answered 503 Service Unavailable',
+  deliveredAt: null,
+  createdAt: '2026-11-24T19:47:10.000Z',
+};
 
 export const WebhookDelivery = z
   .strictObject({
@@ -82,22 +108,7 @@ export const WebhookDelivery = z
     deliveredAt: DateTime.nullable(),
     createdAt: DateTime,
   })
-  .meta({
-    id: 'WebhookDelivery',
-    example: {
-      id: '8a1d2c3b-4e5f-4a6b-9c7d-0e1f2a3b4c5d',
-      eventId: '0d9a6a2e-7f8b-4c1d-a2e3-f4a5b6c7d8e9',
-      eventType: 'receipt.anchored',
-      state: 'pending',
-      attempts: 2,
-      nextAttemptAt: '2026-11-24T20:22:15.000Z',
-      lastAttemptAt: '2026-11-24T19:52:15.000Z',
-      lastStatus: 503,
-      lastError: 'answered 503 Service Unavailable',
-      deliveredAt: null,
-      createdAt: '2026-11-24T19:47:10.000Z',
-    },
-  });
+  .meta({ id: 'WebhookDelivery', example: WEBHOOK_DELIVERY_EXAMPLE });
 
 export const WebhookTestAnswer = z
   .strictObject({ eventId: z.uuid() })
@@ -124,7 +135,7 @@ export const ReceiptIssuedEvent = envelope(
     createdAt: DateTime,
     links: z.strictObject({ receipt: z.string(), pdf: z.string() }),
   }),
-).meta({ id: 'ReceiptIssuedEvent', title: 'receipt.issued' });
+);
 
 export const ReceiptAnchoredEvent = envelope(
   'receipt.anchored',
@@ -135,7 +146,7 @@ export const ReceiptAnchoredEvent = envelope(
       "The bundle's logEntry: inclusion proof and signed checkpoint, verifiable offline",
     ),
   }),
-).meta({ id: 'ReceiptAnchoredEvent', title: 'receipt.anchored' });
+);
 
 export const ReceiptRevokedEvent = envelope(
   'receipt.revoked',
@@ -146,7 +157,7 @@ export const ReceiptRevokedEvent = envelope(
     revokedBy: z.string().optional().describe('The issuer that signed the revocation'),
     status: PublicStatusDocument.describe('The signed status, as GET /status/{receiptHash}'),
   }),
-).meta({ id: 'ReceiptRevokedEvent', title: 'receipt.revoked' });
+);
 
 export const DeploymentDecidedEvent = envelope(
   'deployment.decided',
@@ -160,27 +171,39 @@ export const DeploymentDecidedEvent = envelope(
     decidedAt: DateTime,
     record: DeploymentDecision.shape.record,
   }),
-).meta({ id: 'DeploymentDecidedEvent', title: 'deployment.decided' });
+);
 
 export const WebhookTestEvent = envelope(
   TEST_EVENT_TYPE,
   z.strictObject({ subscriptionId: z.uuid(), message: z.string() }),
-).meta({ id: 'WebhookTestEvent', title: TEST_EVENT_TYPE });
+);
 
+/** Each event's schema and example, by component name. */
 export const WEBHOOK_EVENT_SCHEMAS = {
-  ReceiptIssuedEvent,
-  ReceiptAnchoredEvent,
-  ReceiptRevokedEvent,
-  DeploymentDecidedEvent,
-  WebhookTestEvent,
+  ReceiptIssuedEvent: [ReceiptIssuedEvent, RECEIPT_ISSUED_EVENT_EXAMPLE],
+  ReceiptAnchoredEvent: [ReceiptAnchoredEvent, RECEIPT_ANCHORED_EVENT_EXAMPLE],
+  ReceiptRevokedEvent: [ReceiptRevokedEvent, RECEIPT_REVOKED_EVENT_EXAMPLE],
+  DeploymentDecidedEvent: [DeploymentDecidedEvent, DEPLOYMENT_DECIDED_EVENT_EXAMPLE],
+  WebhookTestEvent: [WebhookTestEvent, WEBHOOK_TEST_EVENT_EXAMPLE],
 } as const;
 
-/** The events' JSON Schemas (OpenAPI 3.0 form), for the OpenAPI document's components. */
+/**
+ * The events' JSON Schemas (OpenAPI 3.0 form, every part inlined: an empty registry names no
+ * shared component), with their examples, for the OpenAPI document's components.
+ */
 export function webhookEventComponents(): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(WEBHOOK_EVENT_SCHEMAS).map(([name, schema]) => [
+    Object.entries(WEBHOOK_EVENT_SCHEMAS).map(([name, [schema, example]]) => [
       name,
-      z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any' }),
+      {
+        ...z.toJSONSchema(schema, {
+          target: 'openapi-3.0',
+          unrepresentable: 'any',
+          metadata: z.registry(),
+        }),
+        title: (example as { type: string }).type,
+        example,
+      },
     ]),
   );
 }

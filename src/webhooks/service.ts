@@ -14,7 +14,8 @@ import { TargetRefused, type TargetPolicy } from './target.js';
 export interface SubscriptionRequest {
   url: string;
   eventTypes: EventType[];
-  schemes: Scheme[];
+  /** Default: v1a alone. */
+  schemes?: Scheme[] | undefined;
 }
 
 export class WebhookService {
@@ -32,7 +33,7 @@ export class WebhookService {
         });
       throw err;
     });
-    const schemes = [...new Set(request.schemes)];
+    const schemes = [...new Set(request.schemes ?? (['v1a'] as Scheme[]))];
     return this.store.createSubscription({
       id: randomUUID(),
       tenant,
@@ -53,9 +54,12 @@ export class WebhookService {
     return found;
   }
 
-  async unsubscribe(tenant: string, id: string): Promise<void> {
+  /** Removes the subscription and its deliveries; the subscription as it was. */
+  async unsubscribe(tenant: string, id: string): Promise<Subscription> {
+    const found = await this.get(tenant, id);
     if (!(await this.store.deleteSubscription(tenant, id)))
       throw new ServiceError('webhook_not_found', 'no such webhook subscription');
+    return found;
   }
 
   async deliveries(

@@ -110,7 +110,7 @@ async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
 
   // the next process (this one), its clock past the dead one's leases
   const config = testConfig(
-    { SIGNING_KEY: signingKey, DATA_DIR: dataDir, ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '0' },
+    { ...env, DATA_DIR: dataDir, WEBHOOK_DELIVERY_INTERVAL_MS: '0' },
     store,
   );
   const db = await openDatabase(store);

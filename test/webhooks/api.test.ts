@@ -84,7 +84,8 @@ describe('subscribing', () => {
         url: `/api/v1/webhooks/${id}`,
         headers: { 'x-api-key': a },
       });
-      expect(gone.statusCode, gone.body).toBe(204);
+      expect(gone.statusCode, gone.body).toBe(200);
+      expect(gone.json().id).toBe(id);
     } finally {
       await allowing.close();
     }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { API_PREFIX } from '../../contract/links.js';
 import {
   CreatedWebhookSubscription,
+  WEBHOOK_DELIVERY_EXAMPLE,
+  WEBHOOK_SUBSCRIPTION_EXAMPLE,
   WebhookDelivery,
   WebhookSubscription,
   WebhookSubscriptionRequest,
@@ -62,7 +64,8 @@ function deliveryView(d: Delivery): z.infer<typeof WebhookDelivery> {
   };
 }
 
-const DOCS = ' (docs/webhooks.md). Needs a key with the webhooks scope; a subscription belongs to its tenant.';
+const DOCS =
+  ' (docs/webhooks.md). Needs a key with the webhooks scope; a subscription belongs to its tenant.';
 
 /** /webhooks: a tenant's subscriptions, their deliveries, redelivery and a test event. */
 export default async function webhookRoutes(fastify: FastifyInstance) {
@@ -96,7 +99,10 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       summary: "The tenant's subscriptions, oldest first",
       description: 'Secrets are never shown again' + DOCS,
       security: base.security,
-      response: { 200: z.array(WebhookSubscription), ...errorResponses(401, 403, 429, 503) },
+      response: {
+        200: z.array(WebhookSubscription).meta({ example: [WEBHOOK_SUBSCRIPTION_EXAMPLE] }),
+        ...errorResponses(401, 403, 429, 503),
+      },
     },
     handler: async (request) =>
       (await service().list(principalOf(request).tenant)).map(subscriptionView),
@@ -121,15 +127,13 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['webhooks'],
       summary: 'Remove a subscription and its deliveries',
-      description: 'Nothing more is sent to it' + DOCS,
+      description: 'Nothing more is sent to it; the answer is the subscription removed' + DOCS,
       security: base.security,
       params: IdParams,
-      response: { 204: z.null().describe('Removed'), ...errorResponses(400, 401, 403, 404, 429, 503) },
+      response: { 200: WebhookSubscription, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
-    handler: async (request, reply) => {
-      await service().unsubscribe(principalOf(request).tenant, request.params.id);
-      return reply.code(204).send(null);
-    },
+    handler: async (request) =>
+      subscriptionView(await service().unsubscribe(principalOf(request).tenant, request.params.id)),
   });
 
   app.get('/webhooks/:id/deliveries', {
@@ -144,7 +148,10 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       security: base.security,
       params: IdParams,
       querystring: PageQuery,
-      response: { 200: z.array(WebhookDelivery), ...errorResponses(400, 401, 403, 404, 429, 503) },
+      response: {
+        200: z.array(WebhookDelivery).meta({ example: [WEBHOOK_DELIVERY_EXAMPLE] }),
+        ...errorResponses(400, 401, 403, 404, 429, 503),
+      },
     },
     handler: async (request, reply) => {
       const { id } = request.params;
@@ -170,7 +177,10 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       security: base.security,
       params: DeliveryParams,
       response: {
-        202: z.strictObject({ deliveryId: z.uuid() }).meta({ id: 'WebhookRedeliverAnswer' }),
+        202: z.strictObject({ deliveryId: z.uuid() }).meta({
+          id: 'WebhookRedeliverAnswer',
+          example: { deliveryId: '8a1d2c3b-4e5f-4a6b-9c7d-0e1f2a3b4c5d' },
+        }),
         ...errorResponses(400, 401, 403, 404, 429, 503),
       },
     },
