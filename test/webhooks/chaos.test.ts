@@ -21,6 +21,7 @@ beforeAll(async () => {
     WEBHOOK_DELIVERY_INTERVAL_MS: '0',
     WEBHOOK_TIMEOUT_MS: '400',
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+    METRICS_TOKEN: 'chaos-metrics',
   });
   receiver = await startReceiver();
   key = await ctx.apiKey(['verify', 'read', 'webhooks']);
@@ -155,6 +156,26 @@ describe('delivery through a failing receiver (fake clock)', () => {
     await ctx.app.services.webhooks.dispatcher().runOnce();
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([d!.eventId, d!.eventId]);
     expect((await deliveries(subscription))[0]).toMatchObject({ state: 'delivered', attempts: 1 });
+  });
+
+  it('counts pending deliveries and the age of the oldest in the metrics', async () => {
+    receiver.mode = 'error';
+    const subscription = await subscribe(['deployment.decided']);
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${subscription}/test`,
+      headers: { 'x-api-key': key },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const res = await ctx.app.inject({
+      url: '/metrics',
+      headers: { authorization: 'Bearer chaos-metrics' },
+    });
+    const value = (name: string) =>
+      Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(res.body)?.[1] ?? NaN);
+    expect(value('webhook_deliveries_pending')).toBeGreaterThanOrEqual(1);
+    expect(value('webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(1);
+    expect(res.body).toContain('# TYPE webhook_attempts_total counter');
   });
 
   it('reads at most a few KB of an answer that never ends, and gives up within the timeout', async () => {
