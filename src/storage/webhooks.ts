@@ -212,6 +212,13 @@ export class WebhookRepository implements WebhookStore {
 
   async recordAttempt(claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
+      // a 410 fails every pending delivery of the subscription: take the subscription's lock
+      // before any delivery's, so two of its attempts answered 410 at once never deadlock
+      if (attempt.outcome === 'gone')
+        await trx('webhook_subscriptions')
+          .where({ id: claim.subscription.id })
+          .forUpdate()
+          .first('id');
       const updated = await trx('webhook_deliveries')
         .where({ id: claim.delivery.id, state: 'pending', lease_owner: claim.leaseOwner })
         .update({

@@ -64,10 +64,14 @@ export class WebhookDispatcher {
     const record = await this.deliver(claim).catch((err: unknown): AttemptRecord =>
       this.failure(claim, undefined, messageOf(err)),
     );
-    const kept = await this.deps.store.recordAttempt(claim, record);
-    if (!kept)
+    const kept = await this.deps.store.recordAttempt(claim, record).catch((err: unknown) => {
+      // the lease expires and the delivery is tried again: at least once, never lost
+      this.deps.log?.warn({ err, delivery: claim.delivery.id }, 'webhook outcome not recorded');
+      return undefined;
+    });
+    if (kept === false)
       this.deps.log?.warn({ delivery: claim.delivery.id }, 'webhook lease lost: outcome dropped');
-    else this.deps.onAttempt?.(record.outcome);
+    if (kept) this.deps.onAttempt?.(record.outcome);
   }
 
   private async deliver(claim: ClaimedDelivery): Promise<AttemptRecord> {

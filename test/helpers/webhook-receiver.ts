@@ -21,6 +21,8 @@ export interface Receiver {
   port: number;
   received: ReceivedWebhook[];
   mode: ReceiverMode;
+  /** How long the receiver takes before it answers. */
+  delayMs: number;
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     port: 0,
     received: [],
     mode: 'ok',
+    delayMs: 0,
     down: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -47,7 +50,8 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', () => setTimeout(answer, receiver.delayMs));
+    const answer = () => {
       const mode = receiver.mode;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) headers[k] = String(v);
@@ -72,7 +76,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
         pump();
       }
       // hang: no answer at all
-    });
+    };
   });
   server.on('connection', (s) => {
     sockets.add(s);
