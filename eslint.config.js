@@ -47,6 +47,7 @@ export default tseslint.config(
       'src/anchoring/**',
       'src/screening/**',
       'src/auth/**',
+      'src/webhooks/**',
       'src/errors.ts',
     ],
     rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, CONFIG, FILES, [

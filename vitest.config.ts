@@ -29,7 +29,7 @@ export const ALL_TESTS = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
  */
 export const UNIT_TESTS = [
   // the verifier package on recorded fixtures (pdf/bomb.test.ts spawns a child: integration)
-  'packages/verify/test/verify.test.ts',
+  'packages/verify/test/{verify,webhook}.test.ts',
   'packages/verify/test/{cli,log}/**/*.test.ts',
   'packages/verify/test/pdf/{attachment,endorsement,text,revisions,revisions-structure,revisions-fuzz}.test.ts',
   // hostile inputs read in process (bounds/cli.test.ts spawns the CLI: integration)
@@ -50,6 +50,7 @@ export const UNIT_TESTS = [
   'test/http/plugins/json-body.test.ts',
   'test/pdf/**/*.test.ts',
   'test/cli/{suggest,log-monitor-origin}.test.ts',
+  'test/webhooks/addresses.test.ts',
   'test/github/{app-permissions,deployment-callback,deployment-policy,policy-check}.test.ts',
   'test/verifier/{pdf-binding,reason-labels}.test.ts',
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules

@@ -28,6 +28,8 @@ import unauthenticatedRoutes from './http/routes/unauthenticated.js';
 import { limitConnections } from './http/connection-limits.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database, type StoreLog } from './storage/database.js';
+import { WEBHOOK_BATCH } from './services.js';
+import { startDispatcher } from './webhooks/dispatcher.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,6 +104,20 @@ function runSealer(app: FastifyInstance, config: Config): void {
     app.log,
   );
   app.addHook('onClose', () => sealer.stop());
+}
+
+/**
+ * The webhook dispatcher (src/webhooks/dispatcher.ts) runs while the app does, stopped before
+ * the store closes; WEBHOOK_DELIVERY_INTERVAL_MS=0: this process sends none.
+ */
+function runWebhooks(app: FastifyInstance, config: Config): void {
+  if (config.webhooks.intervalMs <= 0) return;
+  const dispatcher = app.services.webhooks.dispatcher({
+    onAttempt: (outcome) => app.metrics.webhookAttempt(outcome),
+    log: app.log,
+  });
+  const running = startDispatcher(dispatcher, config.webhooks.intervalMs, WEBHOOK_BATCH, app.log);
+  app.addHook('onClose', () => running.stop());
 }
 
 /** Fastify itself: logging, body and time limits, request ids, proxies, framework errors. */
@@ -180,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(timestampingPlugin);
   runSealer(app, config);
+  runWebhooks(app, config);
   await openAdminChannel(app, config);
   await app.register(openapiPlugin);
   await app.register(unauthenticatedRoutes, { rateLimit: config.rateLimit });

@@ -20,6 +20,7 @@ import {
   workersOf,
 } from './config/derived.js';
 import { parseEnvironment } from './config/env-schema.js';
+import { webhooksOf, type WebhooksConfig } from './config/webhooks.js';
 
 /**
  * The only place that reads `process.env`. Everything else receives a parsed `Config`.
@@ -149,6 +150,8 @@ export interface Config {
     /** Where the manifest flow writes the app credentials (ENV_FILE, default ./.env). */
     envFile: string;
   };
+  /** Webhooks to relying parties: delivery, timeout, allowed private networks, the v1a key. */
+  webhooks: WebhooksConfig;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -190,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ciTrustedEvents: commaList(e.CI_TRUSTED_EVENTS),
     github: githubConfig(e),
     githubSetup: githubSetupOf(e),
+    webhooks: webhooksOf(e),
   };
 }
 

@@ -40,6 +40,9 @@ export const SERVICE_ERROR_CODES = [
   'malformed_checkpoint',
   'unknown_key',
   'invalid_signature',
+  // webhooks: a subscription's target refused (form or address), a subscription or delivery unknown
+  'webhook_target_refused',
+  'webhook_not_found',
   // signing
   'signing_disabled',
   // process edges: configuration, the embedded store's lock, the CLI, GitHub check runs

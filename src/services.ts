@@ -21,6 +21,15 @@ import { loadScreeningLists } from './files/screening-lists.js';
 import type { ScreeningLists } from './screening/lists.js';
 import { PdfSigner } from './pdf/sign/index.js';
 import { timekeepingOf, type Timestamping } from './timestamping/index.js';
+import { WebhookDispatcher, type DispatcherDeps } from './webhooks/dispatcher.js';
+import { httpSender } from './webhooks/sender.js';
+import { WebhookService } from './webhooks/service.js';
+import {
+  webhookKeyFromSecret,
+  webhookKeyFromSigningKey,
+  type WebhookKey,
+} from './webhooks/signatures.js';
+import { TargetPolicy } from './webhooks/target.js';
 
 /**
  * The composition root: the one place the domain is wired to its stores. The Fastify plugins
@@ -47,6 +56,17 @@ export interface Services {
   pdfSigner: PdfSigner;
   /** RFC 3161 time-stamping of checkpoints and PDF signatures, when TSA_URLS is set. */
   timestamping: Timestamping | undefined;
+  /** Webhooks to relying parties: subscriptions, the v1a key, the sender of deliveries. */
+  webhooks: Webhooks;
+}
+
+export interface Webhooks {
+  service: WebhookService;
+  /** The v1a key, published at /.well-known/webhook-jwks.json; undefined if signing is off. */
+  key: WebhookKey | undefined;
+  targets: TargetPolicy;
+  /** A dispatcher over this process's stores; tests override its clock or sender. */
+  dispatcher(overrides?: Partial<DispatcherDeps>): WebhookDispatcher;
 }
 
 export interface ServiceOptions {
@@ -108,6 +128,45 @@ export async function createServices(
     registerSigner,
     pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
     timestamping: time.timestamping,
+    webhooks: webhooksOf(config, stores, receipts, source?.pem),
+  };
+}
+
+/** How long a delivery stays leased beyond its attempt's timeout. */
+const WEBHOOK_LEASE_MARGIN_MS = 30_000;
+/** Deliveries one dispatcher claims, and sends concurrently, at a time. */
+export const WEBHOOK_BATCH = 16;
+
+/** The webhooks: the v1a key (WEBHOOK_SIGNING_KEY, else derived from the signing key). */
+function webhooksOf(
+  config: Config,
+  stores: Repositories,
+  receipts: ReceiptService,
+  signingPem: string | undefined,
+): Webhooks {
+  const { webhooks } = config;
+  const key = webhooks.signingKey
+    ? webhookKeyFromSecret(webhooks.signingKey)
+    : signingPem
+      ? webhookKeyFromSigningKey(signingPem)
+      : undefined;
+  const targets = new TargetPolicy(webhooks.allowedNetworks);
+  return {
+    service: new WebhookService(stores.webhooks, targets),
+    key,
+    targets,
+    dispatcher: (overrides = {}) =>
+      new WebhookDispatcher({
+        store: stores.webhooks,
+        facts: receipts,
+        links: receiptLinks(config.publicUrl),
+        targets,
+        send: httpSender(webhooks.timeoutMs, 'verification-receipts-webhooks/1'),
+        webhookKey: key,
+        leaseMs: webhooks.timeoutMs + WEBHOOK_LEASE_MARGIN_MS,
+        batch: WEBHOOK_BATCH,
+        ...overrides,
+      }),
   };
 }
 

@@ -1,4 +1,4 @@
-export const SCOPES = ['verify', 'read', 'anchor', 'revoke'] as const;
+export const SCOPES = ['verify', 'read', 'anchor', 'revoke', 'webhooks'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

@@ -101,6 +101,10 @@ export const EnvSchema = z.object({
   WEBHOOK_PROXY_URL: optionalString,
   DEPLOYMENT_GATE_POLL_MS: intWithDefault(10_000, 50),
   ENV_FILE: optionalString,
+  WEBHOOK_DELIVERY_INTERVAL_MS: intWithDefault(1_000, 0),
+  WEBHOOK_TIMEOUT_MS: intWithDefault(15_000, 100),
+  WEBHOOK_ALLOWED_NETWORKS: optionalString,
+  WEBHOOK_SIGNING_KEY: optionalString,
   GHE_PROTOCOL: optionalString,
 });
 

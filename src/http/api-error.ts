@@ -49,6 +49,8 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   malformed_checkpoint: 'dependency_unavailable',
   unknown_key: 'dependency_unavailable',
   invalid_signature: 'dependency_unavailable',
+  webhook_target_refused: 'validation_failed',
+  webhook_not_found: 'not_found',
   signing_disabled: 'dependency_unavailable',
   config_invalid: 'dependency_unavailable',
   store_locked: 'dependency_unavailable',

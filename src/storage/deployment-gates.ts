@@ -6,6 +6,7 @@ import type {
   NewDeploymentGate,
 } from '../receipts/ports.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { recordEvent } from './webhook-outbox.js';
 
 interface GateRow {
   id: string;
@@ -96,20 +97,41 @@ export class DeploymentGateRepository implements DeploymentGateStore {
       });
   }
 
+  /** The decision and its `deployment.decided` webhook event, in one transaction. */
   async finish(
     id: string,
     decision: { state: 'approved' | 'rejected'; reason: string; record: unknown; at: Date },
   ): Promise<boolean> {
-    const updated = await this.knex('deployment_gates')
-      .where({ id, state: 'pending' })
-      .update({
-        state: decision.state,
-        reason: decision.reason,
-        record: JSON.stringify(decision.record),
-        decided_at: decision.at,
-        lease_until: null,
+    return this.knex.transaction(async (trx) => {
+      const [gate] = (await trx('deployment_gates')
+        .where({ id, state: 'pending' })
+        .update(
+          {
+            state: decision.state,
+            reason: decision.reason,
+            record: JSON.stringify(decision.record),
+            decided_at: decision.at,
+            lease_until: null,
+          },
+          ['tenant', 'repository', 'environment', 'sha'],
+        )) as Pick<GateRow, 'tenant' | 'repository' | 'environment' | 'sha'>[];
+      if (!gate) return false;
+      await recordEvent(trx, 'deployment.decided', {
+        tenant: gate.tenant,
+        subject: id,
+        data: {
+          gateId: id,
+          repository: gate.repository,
+          environment: gate.environment,
+          sha: gate.sha,
+          state: decision.state,
+          reason: decision.reason,
+          decidedAt: decision.at.toISOString(),
+          record: decision.record,
+        },
       });
-    return updated > 0;
+      return true;
+    });
   }
 
   async listDecided(

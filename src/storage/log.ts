@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChangeFeed } from './change-feed.js';
+import { outboxCtes } from './webhook-outbox.js';
 import type { NodeKey, NodeStore } from '../anchoring/index.js';
 import { nodeId } from '../anchoring/index.js';
 import type {
@@ -156,6 +157,24 @@ export class LogRepository implements LogStore {
         [slice.map((e) => e.seq), slice.map((_, j) => input.firstIndex + i + j)],
       );
     }
+    await this.recordAnchoredEvents(trx, input.firstIndex, input.entries.length);
+  }
+
+  /**
+   * The `receipt.anchored` webhook events of the receipts this page placed, in the seal's
+   * transaction: they commit with the leaves and the checkpoint that proves them, or not at all.
+   */
+  private async recordAnchoredEvents(trx: Knex.Transaction, first: number, count: number) {
+    if (count === 0) return;
+    await trx.raw(
+      `with placed as (
+         select r.tenant, r.id::text as subject, '{}'::jsonb as data
+         from log_leaves ll join log_entries e on e.seq = ll.seq join receipts r on r.id = e.receipt_id
+         where ll.leaf_index >= ? and ll.leaf_index < ?
+       ), ${outboxCtes('placed', 'receipt.anchored')}
+       select 1`,
+      [first, first + count],
+    );
   }
 
   private async recordCheckpoint(trx: Knex.Transaction, checkpoint: NewCheckpoint) {

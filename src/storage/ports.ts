@@ -16,6 +16,7 @@ import type {
 } from '../receipts/ports.js';
 import type { ReceiptPdfStore } from '../receipts/pdf-store.js';
 import type { NotaryRecord } from '../receipts/types.js';
+import type { WebhookStore } from '../webhooks/ports.js';
 
 /**
  * Every port a storage backend implements. The domain declares what its use cases need
@@ -95,4 +96,6 @@ export interface Repositories {
   deploymentGates: DeploymentGateStore;
   /** Seals by any process on this store, as they commit (`Prefer: wait`, log-waiters.ts). */
   sealNotices: SealNotices;
+  /** Webhook subscriptions and the outbox's deliveries (`src/webhooks/ports.ts`). */
+  webhooks: WebhookStore;
 }

@@ -11,14 +11,16 @@ import { Batcher } from './batcher.js';
 import { PROVEN_CI_RECEIPT } from './migrations/024_proven_ci_receipts.js';
 import { RowCache, type ChangeFeed } from './change-feed.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { outboxCtes } from './webhook-outbox.js';
 import { staleReceipt, toRecord, type ReceiptRow, type SummaryRow } from './receipt-rows.js';
 
 const RECEIPT_COLUMNS =
   'id, tenant, body, receipt_hash, signature_kid, signature, created_at, has_proof_artifact, external_id';
 
 /**
- * One statement for a whole batch: the receipts, and the log entries of those that were
- * inserted, atomically (a single statement commits or rolls back as a whole). A (tenant,
+ * One statement for a whole batch: the receipts, the log entries of those that were inserted,
+ * and their `receipt.issued` events in the webhooks' outbox (webhook-outbox.ts), atomically (a
+ * single statement commits or rolls back as a whole). A (tenant,
  * externalId) already taken is skipped by ON CONFLICT and reported, never an error. The batch is
  * one JSON parameter, so the statement's text is the same for every batch size (parsed and
  * planned as cheaply for 128 receipts as for one) and the database parses each body once.
@@ -36,7 +38,9 @@ const BATCH_INSERT = `with v as (
     insert into log_entries (receipt_id, leaf_hash, entry)
     select v.id, decode(v.leaf_hash, 'hex'), decode(v.entry, 'hex') from v join r on r.id = v.id
     where v.leaf_hash is not null
-  )
+  ), issued as (
+    select v.tenant, v.id::text as subject, '{}'::jsonb as data from v join r on r.id = v.id
+  ), ${outboxCtes('issued', 'receipt.issued')}
   select id from r`;
 
 /** A receipt as a row of BATCH_INSERT's parameter. */

@@ -13,6 +13,7 @@ import { FeedSealNotices } from './seal-notices.js';
 import { SigningKeyRepository } from './signing-keys.js';
 import { TenantPolicyRepository } from './tenant-policies.js';
 import { TokenUseRepository } from './token-uses.js';
+import { WebhookRepository } from './webhooks.js';
 
 export type { Repositories } from './ports.js';
 
@@ -45,5 +46,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     checkpointTimestamps: new CheckpointTimestampRepository(db.knex),
     deploymentGates: new DeploymentGateRepository(db.knex),
     sealNotices: new FeedSealNotices(db.changes),
+    webhooks: new WebhookRepository(db.knex),
   };
 }

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import type { RevocationOutcome, RevocationRequest, RevocationStore } from '../receipts/ports.js';
 import type { ChangeFeed } from './change-feed.js';
+import { recordEvent } from './webhook-outbox.js';
 
 /**
  * Revocation is one conditional UPDATE (`... where revoked_at is null`): the row lock makes
- * exactly one of N concurrent calls win; the audit row and the revocation's log entry (queued
- * for the next seal) are written in the same transaction.
+ * exactly one of N concurrent calls win; the audit row, the revocation's log entry (queued
+ * for the next seal) and its `receipt.revoked` webhook event are written in the same transaction.
  */
 export class RevocationRepository implements RevocationStore {
   constructor(
@@ -44,6 +45,11 @@ export class RevocationRepository implements RevocationStore {
           signature_timestamp: req.signatureTimestamp,
           issuer_signature: req.issuerSignature,
           revoked_at: now,
+        });
+        await recordEvent(trx, 'receipt.revoked', {
+          tenant: req.tenant,
+          subject: req.receiptId,
+          data: { issuerId: req.issuerId, revokedAt: now.toISOString() },
         });
         return 'REVOKED';
       }

@@ -138,7 +138,7 @@ export async function createTestContext(
   };
 }
 
-export const ALL_SCOPES: Scope[] = ['verify', 'read', 'anchor', 'revoke'];
+export const ALL_SCOPES: Scope[] = ['verify', 'read', 'anchor', 'revoke', 'webhooks'];
 
 /** Starts the app listening on a free loopback port; returns its base URL. */
 export async function listenLocally(app: FastifyInstance): Promise<string> {

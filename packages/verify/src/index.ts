@@ -59,3 +59,11 @@ export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
 export { certificatesFromPem } from './timestamp/x509.js';
 export { KNOWN_REASONS, reasonText } from './reasons.js';
 export { failedStepSentence, plainStep, plainVerdict, type PlainVerdict } from './plain.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  WEBHOOK_TOLERANCE_SECONDS,
+  MAX_WEBHOOK_BODY_BYTES,
+  type VerifiedWebhook,
+  type WebhookVerifyOptions,
+} from './webhook.js';

@@ -14,6 +14,8 @@ export interface Metrics {
   issued(decision: Decision): void;
   rateLimited(bucket: string): void;
   integrityFailed(use: string): void;
+  /** One webhook attempt's outcome (delivered, retry, failed, gone). */
+  webhookAttempt(outcome: string): void;
 }
 
 declare module 'fastify' {
@@ -95,8 +97,15 @@ function domainMetrics(registry: Registry): Metrics {
     labelNames: ['use'],
     registers: [registry],
   });
+  const webhooks = new Counter({
+    name: 'webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (failed, tried again), failed (no attempt left), gone (410)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   return {
     registry,
+    webhookAttempt: (outcome: string) => webhooks.inc({ outcome }),
     issued: (decision: Decision) => issued.inc({ decision }),
     rateLimited: (bucket: string) => limited.inc({ bucket }),
     integrityFailed: (use: string) => integrity.inc({ use }),
@@ -125,6 +134,7 @@ function registerStoreGauges(app: FastifyInstance, registry: Registry): void {
       this.set(latest ? (Date.now() - Date.parse(latest.createdAt)) / 1000 : -1);
     },
   });
+  registerWebhookGauges(app, registry);
   const pool = (app.db.knex.client as { pool?: PoolLike }).pool;
   new Gauge({
     name: 'store_pool_connections',
@@ -136,6 +146,30 @@ function registerStoreGauges(app: FastifyInstance, registry: Registry): void {
       this.set({ state: 'used' }, pool.numUsed());
       this.set({ state: 'free' }, pool.numFree());
       this.set({ state: 'pending' }, pool.numPendingAcquires());
+    },
+  });
+}
+
+/** Webhook deliveries waiting (due or retrying), and how long the oldest has waited. */
+function registerWebhookGauges(app: FastifyInstance, registry: Registry): void {
+  const read = () => app.repos.webhooks.pendingStats();
+  new Gauge({
+    name: 'webhook_deliveries_pending',
+    help: 'Webhook deliveries not yet delivered nor given up',
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      this.set((await read()).pending);
+    },
+  });
+  new Gauge({
+    name: 'webhook_oldest_pending_age_seconds',
+    help: 'Age of the oldest webhook delivery still pending (0 when none is)',
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      const { oldest } = await read();
+      this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
     },
   });
 }

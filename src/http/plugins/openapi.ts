@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RECEIPT_BUNDLE_EXAMPLE } from '../../contract/bundle-example.js';
+import { webhookEventComponents } from '../../contract/webhooks.js';
 import { mergeSchemaTwins } from '../openapi-twins.js';
 
 /**
@@ -33,6 +34,11 @@ export default fp(
           { name: 'anchoring', description: 'Merkle log provenance' },
           { name: 'ci', description: 'Workflow-event adapter' },
           { name: 'deployments', description: "The GitHub App's deployment gate decisions" },
+          {
+            name: 'webhooks',
+            description:
+              'Signed events to relying parties (Standard Webhooks); the bodies are the *Event schemas',
+          },
           { name: 'public', description: 'No API key needed' },
         ],
       },
@@ -46,6 +52,8 @@ export default fp(
         if (bundle && typeof bundle === 'object') {
           Object.assign(bundle, { example: RECEIPT_BUNDLE_EXAMPLE });
         }
+        // the events' bodies: sent, not served, so no route names them (docs/webhooks.md)
+        Object.assign((merged.components ??= {}).schemas ?? {}, webhookEventComponents());
         return binaryBodies(merged as Doc) as typeof generated;
       },
     });

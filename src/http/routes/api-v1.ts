@@ -11,6 +11,7 @@ import pdfRoutes from './pdf.js';
 import receiptRoutes from './receipts.js';
 import repositoryPolicyRoutes from './repository-policy.js';
 import tlogProofRoutes from './tlog-proof.js';
+import webhookRoutes from './webhooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,4 +56,5 @@ export default async function apiV1(app: FastifyInstance, opts: ApiV1Options) {
   await app.register(ciRoutes);
   await app.register(deploymentRoutes);
   await app.register(repositoryPolicyRoutes);
+  await app.register(webhookRoutes);
 }

@@ -5,6 +5,7 @@ import jwksRoutes from './jwks.js';
 import pdfCertRoutes from './pdf-cert.js';
 import landingRoutes from './landing.js';
 import verifyPageRoutes from './verify-page.js';
+import webhookJwksRoutes from './webhook-jwks.js';
 
 /**
  * The routes anyone may call without a key besides /status and /log/ (which have limits of their
@@ -19,6 +20,7 @@ export default async function unauthenticatedRoutes(
   await registerRateLimit(app, { ...opts.rateLimit, byAddress: true, bucket: 'unauthenticated' });
   await app.register(healthRoutes);
   await app.register(jwksRoutes);
+  await app.register(webhookJwksRoutes);
   await app.register(pdfCertRoutes);
   await app.register(verifyPageRoutes);
   await app.register(landingRoutes);

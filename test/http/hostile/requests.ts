@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { CiVerificationRequest } from '../../../src/contract/ci.js';
 import type { HostileApp } from './app.js';
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'DELETE';
 export interface Endpoint {
   name: string;
   method: Method;
@@ -84,6 +84,43 @@ export const ENDPOINTS: Endpoint[] = [
     route: '/api/v1/deployments',
     path: () => '/api/v1/deployments?repository=octo-org/octo-repo',
   },
+  { name: 'webhooks', method: 'GET', route: '/api/v1/webhooks', path: () => '/api/v1/webhooks' },
+  {
+    name: 'webhook-subscribe',
+    method: 'POST',
+    route: '/api/v1/webhooks',
+    path: () => '/api/v1/webhooks',
+  },
+  {
+    name: 'webhook',
+    method: 'GET',
+    route: '/api/v1/webhooks/:id',
+    path: (id) => `/api/v1/webhooks/${id}`,
+  },
+  {
+    name: 'webhook-delete',
+    method: 'DELETE',
+    route: '/api/v1/webhooks/:id',
+    path: (id) => `/api/v1/webhooks/${id}`,
+  },
+  {
+    name: 'webhook-deliveries',
+    method: 'GET',
+    route: '/api/v1/webhooks/:id/deliveries',
+    path: (id) => `/api/v1/webhooks/${id}/deliveries`,
+  },
+  {
+    name: 'webhook-redeliver',
+    method: 'POST',
+    route: '/api/v1/webhooks/:id/deliveries/:deliveryId/redeliver',
+    path: (id) => `/api/v1/webhooks/${id}/deliveries/${id}/redeliver`,
+  },
+  {
+    name: 'webhook-test',
+    method: 'POST',
+    route: '/api/v1/webhooks/:id/test',
+    path: (id) => `/api/v1/webhooks/${id}/test`,
+  },
   {
     name: 'ci',
     method: 'POST',
@@ -113,6 +150,12 @@ export const ENDPOINTS: Endpoint[] = [
     method: 'GET',
     route: '/.well-known/jwks.json',
     path: () => '/.well-known/jwks.json',
+  },
+  {
+    name: 'webhook-jwks',
+    method: 'GET',
+    route: '/.well-known/webhook-jwks.json',
+    path: () => '/.well-known/webhook-jwks.json',
   },
   {
     name: 'bundle-schema',

@@ -15,9 +15,11 @@ import { checkTimestamps } from '../../src/timestamp/steps.js';
 import { verifyTimestampToken } from '../../src/timestamp/token.js';
 import { certificatesFromPem, parseCertificate } from '../../src/timestamp/x509.js';
 import { verifyBundle } from '../../src/verify.js';
+import { verifyWebhook, WebhookVerificationError } from '../../src/webhook.js';
 import { Usage } from '../../src/cli/options.js';
 import { pinnedKeys } from '../helpers.js';
 import * as seeds from './seeds.js';
+import { WEBHOOK_FUZZ_KEY, webhookSeeds } from './webhook-seeds.js';
 
 /**
  * One fuzz target per parser of untrusted bytes. `run` feeds it one input and returns once the
@@ -216,6 +218,31 @@ export const TARGETS: FuzzTarget[] = [
       if (!Array.isArray(result.steps)) throw new Error('verifyStatus answered without steps');
       return result;
     },
+    ciRuns: 200,
+  },
+  {
+    name: 'webhook',
+    parser: 'v1a webhooks: headers, signatures and body (webhook.ts)',
+    seeds: async () => webhookSeeds().map(encode),
+    run: async (bytes) => {
+      // id, timestamp and signature header on the first three lines, the body after them
+      const [id = '', timestamp = '', signature = '', ...rest] = utf8(bytes).split('\n');
+      const headers = {
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': signature,
+      };
+      const now = new Date(Number(timestamp) * 1000 || 0);
+      const verified = verifyWebhook({
+        body: rest.join('\n'),
+        headers,
+        keys: WEBHOOK_FUZZ_KEY,
+        now,
+      });
+      if (verified.id !== id) throw new Error('verifyWebhook answered another id');
+      return verified;
+    },
+    typed: (error) => error instanceof WebhookVerificationError,
     ciRuns: 200,
   },
 ];

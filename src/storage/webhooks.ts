@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AnyEventType, EventType, Scheme } from '../webhooks/events.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryPage,
+  NewSubscription,
+  StoredEvent,
+  Subscription,
+  WebhookStore,
+} from '../webhooks/ports.js';
+import { affectedRows } from './affected.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+
+/** What a uuid column accepts; any other id names nothing. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface SubscriptionRow {
+  id: string;
+  tenant: string;
+  url: string;
+  event_types: string[];
+  schemes: string[];
+  secret: string | null;
+  created_at: Date;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  subscription_id: string;
+  state: Delivery['state'];
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    url: row.url,
+    eventTypes: row.event_types as EventType[],
+    schemes: row.schemes as Scheme[],
+    secret: row.secret,
+    createdAt: row.created_at,
+    disabledAt: row.disabled_at,
+    disabledReason: row.disabled_reason,
+  };
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type as AnyEventType,
+    subscriptionId: row.subscription_id,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lastAttemptAt: row.last_attempt_at,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    deliveredAt: row.delivered_at,
+    createdAt: row.created_at,
+  };
+}
+
+/** A claimed row: the delivery, its event and its subscription, prefixed (`e_`, `s_`). */
+type ClaimRow = DeliveryRow & {
+  lease_owner: string;
+  e_tenant: string;
+  e_subject: string;
+  e_data: Record<string, unknown>;
+  e_body: string | null;
+  e_created_at: Date;
+} & { [K in keyof SubscriptionRow as `s_${K}`]: SubscriptionRow[K] };
+
+function toClaim(row: ClaimRow): ClaimedDelivery {
+  const event: StoredEvent = {
+    id: row.event_id,
+    tenant: row.e_tenant,
+    type: row.event_type as AnyEventType,
+    subject: row.e_subject,
+    data: row.e_data,
+    body: row.e_body,
+    createdAt: row.e_created_at,
+  };
+  const subscription = toSubscription({
+    id: row.s_id,
+    tenant: row.s_tenant,
+    url: row.s_url,
+    event_types: row.s_event_types,
+    schemes: row.s_schemes,
+    secret: row.s_secret,
+    created_at: row.s_created_at,
+    disabled_at: row.s_disabled_at,
+    disabled_reason: row.s_disabled_reason,
+  });
+  return { delivery: toDelivery(row), event, subscription, leaseOwner: row.lease_owner };
+}
+
+const DELIVERY_COLUMNS = `d.id, d.event_id, e.type as event_type, d.subscription_id, d.state,
+  d.attempts, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error, d.delivered_at,
+  d.created_at`;
+
+/**
+ * Webhook subscriptions and deliveries (migration 025). A delivery is leased by a conditional
+ * update (`for update skip locked`, then the lease re-checked), as deployment gates are, so of
+ * several replicas exactly one sends each attempt; only the lease's owner records its outcome.
+ */
+export class WebhookRepository implements WebhookStore {
+  constructor(private readonly knex: Knex) {}
+
+  async createSubscription(s: NewSubscription): Promise<Subscription> {
+    const [row] = (await this.knex('webhook_subscriptions')
+      .insert({
+        id: s.id,
+        tenant: s.tenant,
+        url: s.url,
+        event_types: s.eventTypes,
+        schemes: s.schemes,
+        secret: s.secret,
+      })
+      .returning('*')) as SubscriptionRow[];
+    return toSubscription(row!);
+  }
+
+  async listSubscriptions(tenant: string): Promise<Subscription[]> {
+    const rows = (await this.knex('webhook_subscriptions')
+      .where({ tenant })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])) as SubscriptionRow[];
+    return rows.map(toSubscription);
+  }
+
+  async findSubscription(tenant: string, id: string): Promise<Subscription | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const row = (await this.knex('webhook_subscriptions').where({ tenant, id }).first()) as
+      SubscriptionRow | undefined;
+    return row ? toSubscription(row) : undefined;
+  }
+
+  async deleteSubscription(tenant: string, id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    return (
+      affectedRows(await this.knex('webhook_subscriptions').where({ tenant, id }).delete()) > 0
+    );
+  }
+
+  async recordTestEvent(
+    subscription: Subscription,
+    data: Record<string, unknown>,
+  ): Promise<string> {
+    const id = randomUUID();
+    await this.knex.transaction(async (trx) => {
+      await trx('webhook_events').insert({
+        id,
+        tenant: subscription.tenant,
+        type: 'webhook.test',
+        subject: subscription.id,
+        data: JSON.stringify(data),
+      });
+      await trx('webhook_deliveries').insert({
+        event_id: id,
+        subscription_id: subscription.id,
+        next_attempt_at: trx.fn.now(),
+      });
+    });
+    return id;
+  }
+
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    const owner = randomUUID();
+    const result = (await this.knex.raw(
+      `with claimed as (
+         update webhook_deliveries set lease_until = ?, lease_owner = ?
+         where id in (
+           select id from webhook_deliveries
+           where state = 'pending' and next_attempt_at <= ?
+             and (lease_until is null or lease_until < ?)
+           order by next_attempt_at limit ? for update skip locked
+         ) and state = 'pending' and (lease_until is null or lease_until < ?)
+         returning *
+       )
+       select d.*, e.type as event_type, e.tenant as e_tenant, e.subject as e_subject,
+         e.data as e_data, e.body as e_body, e.created_at as e_created_at,
+         s.id as s_id, s.tenant as s_tenant, s.url as s_url, s.event_types as s_event_types,
+         s.schemes as s_schemes, s.secret as s_secret, s.created_at as s_created_at,
+         s.disabled_at as s_disabled_at, s.disabled_reason as s_disabled_reason
+       from claimed d join webhook_events e on e.id = d.event_id
+         join webhook_subscriptions s on s.id = d.subscription_id`,
+      [leaseUntil, owner, now, now, limit, now],
+    )) as { rows: ClaimRow[] };
+    return result.rows.map(toClaim);
+  }
+
+  async keepBody(eventId: string, body: string): Promise<string> {
+    await this.knex('webhook_events').where({ id: eventId }).whereNull('body').update({ body });
+    const row = (await this.knex('webhook_events').where({ id: eventId }).first('body')) as
+      { body: string } | undefined;
+    return row?.body ?? body;
+  }
+
+  async recordAttempt(claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      // a 410 fails every pending delivery of the subscription: take the subscription's lock
+      // before any delivery's, so two of its attempts answered 410 at once never deadlock
+      if (attempt.outcome === 'gone')
+        await trx('webhook_subscriptions')
+          .where({ id: claim.subscription.id })
+          .forUpdate()
+          .first('id');
+      const updated = await trx('webhook_deliveries')
+        .where({ id: claim.delivery.id, state: 'pending', lease_owner: claim.leaseOwner })
+        .update({
+          state: { delivered: 'delivered', retry: 'pending', failed: 'failed', gone: 'failed' }[
+            attempt.outcome
+          ],
+          attempts: trx.raw('attempts + 1'),
+          last_attempt_at: attempt.at,
+          last_status: attempt.status,
+          last_error: attempt.error,
+          next_attempt_at: attempt.nextAttemptAt,
+          delivered_at: attempt.outcome === 'delivered' ? attempt.at : null,
+          lease_until: null,
+          lease_owner: null,
+        });
+      if (updated === 0) return false;
+      if (attempt.outcome === 'gone') await this.disable(trx, claim.subscription.id, attempt);
+      return true;
+    });
+  }
+
+  /** A receiver that answered 410 Gone: its subscription stops, its pending deliveries fail. */
+  private async disable(trx: Knex.Transaction, subscriptionId: string, attempt: AttemptRecord) {
+    const reason = 'the receiver answered 410 Gone';
+    await trx('webhook_subscriptions')
+      .where({ id: subscriptionId })
+      .whereNull('disabled_at')
+      .update({ disabled_at: attempt.at, disabled_reason: reason });
+    await trx('webhook_deliveries')
+      .where({ subscription_id: subscriptionId, state: 'pending' })
+      .update({ state: 'failed', last_error: reason, next_attempt_at: null, lease_until: null });
+  }
+
+  async listDeliveries(
+    subscriptionId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<DeliveryPage> {
+    const after = decodeCursor(cursor);
+    const query = this.knex('webhook_deliveries as d')
+      .join('webhook_events as e', 'e.id', 'd.event_id')
+      .select(this.knex.raw(DELIVERY_COLUMNS))
+      .where('d.subscription_id', subscriptionId)
+      .orderBy([
+        { column: 'd.created_at', order: 'desc' },
+        { column: 'd.id', order: 'desc' },
+      ])
+      .limit(limit + 1);
+    if (after) query.whereRaw('(d.created_at, d.id) < (?::timestamptz, ?::uuid)', after);
+    const rows = ((await query) as DeliveryRow[]).map(toDelivery);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page,
+      nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : undefined,
+    };
+  }
+
+  async redeliver(subscriptionId: string, deliveryId: string, now: Date): Promise<boolean> {
+    if (!UUID.test(deliveryId)) return false;
+    const updated = await this.knex('webhook_deliveries')
+      .where({ id: deliveryId, subscription_id: subscriptionId })
+      .whereNotExists(
+        this.knex('webhook_subscriptions')
+          .select(this.knex.raw('1'))
+          .where({ id: subscriptionId })
+          .whereNotNull('disabled_at'),
+      )
+      .update({
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        lease_owner: null,
+      });
+    return updated > 0;
+  }
+
+  async pendingStats(): Promise<{ pending: number; oldest: Date | null }> {
+    const row = (await this.knex('webhook_deliveries')
+      .where({ state: 'pending' })
+      .first(this.knex.raw('count(*) as n'), this.knex.raw('min(created_at) as oldest'))) as
+      { n: string | number; oldest: Date | null } | undefined;
+    return { pending: Number(row?.n ?? 0), oldest: row?.oldest ?? null };
+  }
+}

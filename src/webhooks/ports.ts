@@ -1,0 +1,108 @@
+import type { AnyEventType, EventType, Scheme } from './events.js';
+
+/**
+ * What the webhooks need from a store, declared here and implemented by
+ * `src/storage/webhooks.ts`. Events themselves are written by the stores of the changes they
+ * report (the receipt, revocation, log and deployment-gate transactions), never through this port.
+ */
+
+export interface Subscription {
+  id: string;
+  tenant: string;
+  url: string;
+  eventTypes: EventType[];
+  schemes: Scheme[];
+  /** The v1 HMAC secret (`whsec_...`), when `v1` is among the schemes. */
+  secret: string | null;
+  createdAt: Date;
+  /** Set when the receiver answered 410 Gone: nothing more is sent to it. */
+  disabledAt: Date | null;
+  disabledReason: string | null;
+}
+
+export type NewSubscription = Omit<Subscription, 'createdAt' | 'disabledAt' | 'disabledReason'>;
+
+/** One event of the outbox: what its transaction knew (`data`), and the body once first sent. */
+export interface StoredEvent {
+  id: string;
+  tenant: string;
+  type: AnyEventType;
+  /** The receipt id, or the gate id of a deployment decision, or the subscription id (test). */
+  subject: string;
+  data: Record<string, unknown>;
+  /** The exact JSON first sent; every later attempt sends these bytes again. */
+  body: string | null;
+  createdAt: Date;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: AnyEventType;
+  subscriptionId: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+/** A delivery leased to one sender, with what it needs to send it. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  event: StoredEvent;
+  subscription: Subscription;
+  /** Who holds the lease: only this claim may record the attempt. */
+  leaseOwner: string;
+}
+
+/** What one attempt came to. `gone`: the receiver answered 410, its subscription is disabled. */
+export interface AttemptRecord {
+  at: Date;
+  outcome: 'delivered' | 'retry' | 'failed' | 'gone';
+  status: number | null;
+  error: string | null;
+  /** When to try again (`retry` only). */
+  nextAttemptAt: Date | null;
+}
+
+export interface DeliveryPage {
+  items: Delivery[];
+  nextCursor: string | undefined;
+}
+
+export interface WebhookStore {
+  createSubscription(subscription: NewSubscription): Promise<Subscription>;
+  /** The tenant's subscriptions, oldest first. */
+  listSubscriptions(tenant: string): Promise<Subscription[]>;
+  /** The tenant's subscription, or undefined (another tenant's is indistinguishable from none). */
+  findSubscription(tenant: string, id: string): Promise<Subscription | undefined>;
+  /** Removes it and its deliveries; false when the tenant has none with that id. */
+  deleteSubscription(tenant: string, id: string): Promise<boolean>;
+  /** Records a test event and its delivery to this subscription alone; the event's id. */
+  recordTestEvent(subscription: Subscription, data: Record<string, unknown>): Promise<string>;
+  /**
+   * Leases up to `limit` pending deliveries due at `now` whose lease is free, until `leaseUntil`
+   * (a conditional update: of several replicas, exactly one gets each).
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  /** Keeps the event's body if it has none yet; returns the body kept (the first one written). */
+  keepBody(eventId: string, body: string): Promise<string>;
+  /** Records the attempt and frees the lease; false when the lease was no longer this claim's. */
+  recordAttempt(claim: ClaimedDelivery, attempt: AttemptRecord): Promise<boolean>;
+  /** The subscription's deliveries, newest first, keyset-paged. */
+  listDeliveries(
+    subscriptionId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<DeliveryPage>;
+  /** Sends a delivery of the subscription again from `now` (same webhook-id); false if none. */
+  redeliver(subscriptionId: string, deliveryId: string, now: Date): Promise<boolean>;
+  /** Pending deliveries across all tenants, and the creation time of the oldest. */
+  pendingStats(): Promise<{ pending: number; oldest: Date | null }>;
+}

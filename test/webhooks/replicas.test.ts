@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { closeStore, isPostgres, testConfig, testStore } from '../helpers/context.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import type { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
+
+/**
+ * Two replicas on one store send each delivery once per attempt: the lease (a conditional update
+ * with `for update skip locked`) gives each due delivery to one of them. On PostgreSQL the two
+ * replicas have pools of their own; the embedded store (one process) shares one handle.
+ */
+
+const store = testStore();
+const env = { WEBHOOK_DELIVERY_INTERVAL_MS: '0', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+let dbs: Database[];
+let apps: FastifyInstance[];
+let receiver: Receiver;
+let key: string;
+
+beforeAll(async () => {
+  const first = await openDatabase(store);
+  const second = isPostgres() ? await openDatabase(store) : first;
+  dbs = [first, second];
+  apps = [];
+  for (const db of dbs) {
+    const app = await buildApp({ config: testConfig(env, store), db, logger: false });
+    await app.ready();
+    apps.push(app);
+  }
+  receiver = await startReceiver();
+  key = (
+    await apps[0]!.repos.apiKeys.create({
+      tenant: 'tenant-a',
+      name: 'replicas',
+      scopes: ['webhooks'],
+    })
+  ).token;
+});
+afterAll(async () => {
+  await receiver.close();
+  for (const app of apps) await app.close();
+  if (dbs[1] !== dbs[0]) await dbs[1]!.close();
+  await closeStore(dbs[0]!, store);
+});
+
+async function testEvents(n: number): Promise<string> {
+  const res = await apps[0]!.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: { 'x-api-key': key },
+    payload: { url: receiver.url, eventTypes: ['receipt.issued'], schemes: ['v1a'] },
+  });
+  const id = res.json().id as string;
+  for (let i = 0; i < n; i++) {
+    const test = await apps[i % 2]!.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${id}/test`,
+      headers: { 'x-api-key': key },
+    });
+    expect(test.statusCode).toBe(202);
+  }
+  return id;
+}
+
+/** Both replicas' dispatchers, run at once until neither finds anything due. */
+async function runBoth(dispatchers: WebhookDispatcher[]): Promise<number[]> {
+  return Promise.all(
+    dispatchers.map(async (d) => {
+      let claimed = 0;
+      for (let idle = 0; idle < 2;) {
+        const n = await d.runOnce();
+        claimed += n;
+        idle = n === 0 ? idle + 1 : 0;
+      }
+      return claimed;
+    }),
+  );
+}
+
+describe('two replicas on one store', () => {
+  it('deliver each event once', async () => {
+    receiver.received.length = 0;
+    receiver.mode = 'ok';
+    receiver.delayMs = 100; // each batch's attempts take a while: both replicas claim meanwhile
+    await testEvents(60);
+    const claimed = await runBoth(apps.map((a) => a.services.webhooks.dispatcher()));
+    receiver.delayMs = 0;
+    expect(claimed[0]! + claimed[1]!).toBe(60);
+    if (isPostgres()) expect(Math.min(...claimed)).toBeGreaterThan(0);
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
+  });
+
+  it('attempt each failing delivery once per due time', async () => {
+    receiver.received.length = 0;
+    receiver.mode = 'error';
+    const subscription = await testEvents(30);
+    let now = Date.now();
+    const dispatchers = apps.map((a) =>
+      a.services.webhooks.dispatcher({ clock: () => new Date(now) }),
+    );
+    for (let round = 0; round < 3; round++) {
+      await runBoth(dispatchers);
+      now += 3 * 3_600_000; // past every retry up to the fourth
+    }
+    const { items } = await apps[0]!.repos.webhooks.listDeliveries(subscription, 200, undefined);
+    expect(items).toHaveLength(30);
+    const perId = new Map<string, number>();
+    for (const r of receiver.received)
+      perId.set(r.headers['webhook-id']!, (perId.get(r.headers['webhook-id']!) ?? 0) + 1);
+    for (const d of items) {
+      expect(d.attempts).toBe(3);
+      expect(perId.get(d.eventId)).toBe(3);
+    }
+  });
+});
