@@ -259,6 +259,14 @@ describe('doc.signatures (ron-pades-v1)', () => {
     expect(signatures?.details).toContain('no notary trust anchors');
   });
 
+  it('an opaque seal stays a WARN when the request names another document than the one signed', async () => {
+    const payload = request(deeds.signed);
+    payload.doc.docHash = `sha256:${'0'.repeat(64)}`;
+    const { receipt, check } = await issue(payload);
+    expect(check('doc.signatures')?.status).toBe('PASS');
+    expect(receipt.reasons).toEqual(['doc_hash_mismatch', 'seal_unverifiable']);
+  });
+
   it('a SIM-ECDSA-v1 seal that is present must still verify', async () => {
     const payload = request(deeds.signed);
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
