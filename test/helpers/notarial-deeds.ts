@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,8 @@ export interface NotarialFixtures {
   signedByRogue: Buffer;
   /** Signed by the notary, then one byte of the signed page content changed in place. */
   tampered: Buffer;
+  /** Signs `pdf` with pdfsig as the identity `nick` (notary, expired, other, rogue). */
+  sign(pdf: Buffer, nick: string, field: string): Buffer;
 }
 
 let cached: NotarialFixtures | undefined;
@@ -166,6 +169,7 @@ function build(): NotarialFixtures {
     signedByOther: sign(unsigned, 'other', 'Notary'),
     signedByRogue: sign(unsigned, 'rogue', 'Notary'),
     tampered: tamper(signed),
+    sign,
   };
 }
 
@@ -179,6 +183,15 @@ const CONTENT = [
   'BT /F1 11 Tf 72 600 Td (Notary Public: Jane Q Public) Tj ET',
   'BT /F1 11 Tf 72 585 Td (Commission No. TX-1234567) Tj ET',
 ].join('\n');
+
+/**
+ * A deed of about `bytes` bytes: the one-page deed with an incompressible stream (random bytes,
+ * like a scanned exhibit) as an object nothing draws.
+ */
+export function largeDeed(bytes: number): Buffer {
+  const data = randomBytes(Math.max(0, bytes - 1200)).toString('latin1');
+  return deedPdf(CONTENT, [`<< /Length ${data.length} >>\nstream\n${data}\nendstream`]);
+}
 
 /** A one-page deed with a notarial certificate block, written object by object. */
 export function deedPdf(content = CONTENT, extra: string[] = []): Buffer {

@@ -280,6 +280,49 @@ describe('doc.signatures (ron-pades-v1)', () => {
     expect(receipt.reasons).toEqual(['seal_invalid']);
   });
 
+  it("receipt-verify --artifact lists the deed's own signatures under the verdict, exit code unchanged", async () => {
+    const payload = request(deeds.twoSignatures);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/verify',
+      headers: { 'x-api-key': key },
+      payload,
+    });
+    const id = res.json().receiptId as string;
+    const bundle = await ctx.app.inject({
+      url: `/api/v1/receipt/${id}/bundle`,
+      headers: { 'x-api-key': key },
+    });
+    const fs = await import('node:fs');
+    const receiptFile = `${deeds.dir}/receipt-two.json`;
+    const deedFile = `${deeds.dir}/two-signatures.pdf`;
+    const jwksFile = `${deeds.dir}/jwks.json`;
+    fs.writeFileSync(receiptFile, bundle.body);
+    fs.writeFileSync(deedFile, deeds.twoSignatures);
+    fs.writeFileSync(jwksFile, (await ctx.app.inject({ url: '/.well-known/jwks.json' })).body);
+    const args = ['verify', receiptFile, '--jwks', jwksFile, '--artifact', deedFile, '--offline'];
+    const text = await runCaptured(args);
+    const json = await runCaptured([...args, '--json']);
+    const report = JSON.parse(json.out) as { exitCode: number; documentSignatures: string[] };
+    expect(text.code, text.out).toBe(report.exitCode);
+    expect(text.out).toMatch(/^PASS {2}artifact /m);
+    expect(text.out).toContain('document two-signatures.pdf: 2 signature(s)');
+    expect(text.out).toContain('1. signed by "CN=John Roe" issued by "CN=Test Notary Issuing CA"');
+    expect(text.out).toContain(`2. signed by "CN=${NOTARY_NAME}"`);
+    expect(text.out).toContain('verifies; covers the whole document (revision 3 of 3)');
+    expect(text.out).toContain(
+      'verifies; covers revision 2 of 3; after it revision 3 adds a signature',
+    );
+    expect(report.documentSignatures.some((l) => l.includes('signed by "CN=John Roe"'))).toBe(true);
+    // the receipt's verdict does not depend on the deed's signatures: a tampered deed is just
+    // another file whose hash the receipt is not about
+    fs.writeFileSync(deedFile, deeds.tampered);
+    const other = await runCaptured(args);
+    expect(other.out).toContain(
+      'does not verify; covers the whole document (revision 2 of 2); NOT VALID',
+    );
+  });
+
   it('leaves ron-standard-v1 as it was: no doc.signatures, an opaque seal WARNs', async () => {
     const { receipt, signatures, check } = await issue(request(deeds.signed, 'ron-standard-v1'));
     expect(signatures).toBeUndefined();

@@ -20,8 +20,7 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
     "A signer's certificate was not valid (expired or not yet valid) when the document was signed.",
   signer_not_trusted:
     "A signer's certificate is not issued by an authority this customer trusts for notaries.",
-  signer_not_registered_notary:
-    "No digital signature in the document is the registered notary's.",
+  signer_not_registered_notary: "No digital signature in the document is the registered notary's.",
   signing_time_outside_commission:
     "The notary signed the document after the notary's commission ended.",
   // ron.seal, ron.commission

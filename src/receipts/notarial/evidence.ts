@@ -1,7 +1,6 @@
 import {
   certificateFingerprint,
   checkSignerPath,
-  documentText,
   nameAttributes,
   nameText,
   parseCertificate,
@@ -89,8 +88,7 @@ export async function documentEvidence(input: EvidenceInput): Promise<DocumentEv
     }
     signatures.push(await judge(signature, read.revisions, { ...input, anchors }));
   }
-  const text = await documentText(input.bytes);
-  return { kind: 'read', revisions: read.revisions, signatures, timeStamps, text };
+  return { kind: 'read', revisions: read.revisions, signatures, timeStamps, text: read.text };
 }
 
 function trustAnchors(trust: NotaryTrust | undefined): Certificate[] {

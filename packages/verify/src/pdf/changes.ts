@@ -25,6 +25,8 @@ export interface Signed {
    * dictionary, its widget appended to a page's annotations, visible or not.
    */
   furtherSignatures?: boolean;
+  /** The numbers the objects of the revisions reviewed so far refer to (filled in by the review). */
+  laterReferences?: Set<number>;
 }
 
 export interface Review {
@@ -66,7 +68,12 @@ export function reviewRevision(
   const form = reviewForm(prev, cur, before, after, signed.furtherSignatures === true);
   violations.push(...form.violations);
   additions.push(...form.additions);
-  let referencedNow: Set<number> | undefined;
+  // what refers to an object now: the signed document, or an object a later revision wrote
+  const later = signed.laterReferences;
+  if (later) {
+    for (const c of changes) for (const ref of refsIn(c.after)) later.add(ref);
+    for (const ref of refsIn(cur.trailer)) later.add(ref);
+  }
   for (const change of changes) {
     const { num } = change;
     if (num === signed.root) violations.push(...catalogChanges(before, after));
@@ -74,10 +81,10 @@ export function reviewRevision(
     else if (change.before === undefined) {
       const problem = newObject(change, signed, dss, form.parts);
       // signing software leaves objects nothing refers to (poppler: unused appearance streams)
-      referencedNow ??= signed.furtherSignatures ? referencedBy(cur) : undefined;
-      if (problem && referencedNow && !referencedNow.has(num) && !signed.referenced.has(num)) {
-        additions.push(`object ${num}, which nothing refers to`);
-      } else if (problem) violations.push(problem);
+      const orphan =
+        signed.furtherSignatures && !signed.referenced.has(num) && later && !later.has(num);
+      if (problem && orphan) additions.push(`object ${num}, which nothing refers to`);
+      else if (problem) violations.push(problem);
     } else if (!signed.state.inUse(num) && dss.has(num) && dssBefore.has(num)) continue;
     else if (!annotsExtended(prev, cur, change, form.parts))
       violations.push(describe(change, signed));

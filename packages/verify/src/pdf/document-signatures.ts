@@ -14,6 +14,8 @@ import {
 import { verifyCms, type CmsSigner } from './signature.js';
 import { unlistedSignature } from './unlisted.js';
 import { readRevisions, type Revision } from './xref.js';
+import { State } from './state.js';
+import { stateText, type DocumentText } from '../document/text.js';
 
 /**
  * Every signature of a PDF someone else signed (a notarised deed), read with the same
@@ -21,7 +23,8 @@ import { readRevisions, type Revision } from './xref.js';
  * dictionary any revision lists, what its byte range covers (a whole revision, or not), what the
  * revisions after it change beyond what PAdES allows (DSS, document time-stamps and, unlike a
  * receipt, further signatures), and its CMS checked over its bytes (BER accepted: see ./ber.ts).
- * Who signed and whether to trust them is the caller's judgement; this says what the file holds.
+ * Who signed and whether to trust them is the caller's judgement; this says what the file holds,
+ * and what its pages print (../document/text.ts), read once with the same reader.
  * Never throws, whatever the bytes: an unreadable file is `{ ok: false }`.
  */
 
@@ -50,7 +53,14 @@ export interface DocumentSignature {
 }
 
 export type DocumentSignatures =
-  | { ok: true; revisions: number; length: number; signatures: DocumentSignature[] }
+  | {
+      ok: true;
+      revisions: number;
+      length: number;
+      signatures: DocumentSignature[];
+      /** What the pages print after the last revision (read with the same reader). */
+      text: DocumentText;
+    }
   | { ok: false; reason: string };
 
 export async function readDocumentSignatures(file: Uint8Array): Promise<DocumentSignatures> {
@@ -81,7 +91,8 @@ async function read(file: Uint8Array): Promise<DocumentSignatures> {
       modified: judged.modified ?? unlisted,
     });
   }
-  return { ok: true, revisions: revisions.length, length: file.length, signatures };
+  const text = stateText(new State(reader, revisions, revisions.length));
+  return { ok: true, revisions: revisions.length, length: file.length, signatures, text };
 }
 
 interface Whole {

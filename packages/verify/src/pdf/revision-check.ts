@@ -167,6 +167,11 @@ export function reviewLater(
   furtherSignatures = false,
 ): { violations: string[]; additions: string[] } {
   const total = revisions.length;
+  const last = revisions[total - 1];
+  const trailing =
+    last && last.end < length ? [`bytes ${last.end}-${length} follow the last revision`] : [];
+  // nothing follows the signed revision: no later change to review (and no object walk to pay)
+  if (signedRevision.number === total) return { violations: trailing, additions: [] };
   const state = new State(reader, revisions, signedRevision.number);
   const root = state.trailer.get(PDFName.of('Root'));
   if (!(root instanceof PDFRef)) throw new Unreadable('the signed revision has no catalog');
@@ -176,6 +181,7 @@ export function reviewLater(
     root: root.objectNumber,
     referenced: referencedBy(state),
     furtherSignatures,
+    laterReferences: new Set(),
   };
   const violations: string[] = [];
   const additions: string[] = [];
@@ -192,9 +198,7 @@ export function reviewLater(
     }
     prev = cur;
   }
-  const last = revisions[total - 1];
-  if (last && last.end < length)
-    violations.push(`bytes ${last.end}-${length} follow the last revision`);
+  violations.push(...trailing);
   return { violations, additions };
 }
 

@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, type PDFObject, PDFRawStream, PDFRef } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFNumber, type PDFObject, PDFRawStream, PDFRef } from 'pdf-lib';
 import { equalBytes } from '../encoding.js';
 import { MAX_OBJECT_BYTES, type ObjectReader, Unreadable } from './objects.js';
 import type { Entry, Revision } from './xref.js';
@@ -95,8 +95,13 @@ export function refsIn(value: PDFObject | undefined, limit = MAX_OBJECT_VALUES):
     if (++visited > limit) throw new Unreadable('an object holds too many values');
     const next = todo.pop() as PDFObject;
     if (next instanceof PDFRef) out.push(next.objectNumber);
-    else if (next instanceof PDFArray) todo.push(...next.asArray());
-    else if (next instanceof PDFDict) todo.push(...next.values());
+    else if (next instanceof PDFArray) {
+      // numbers refer to nothing: a font's /W array holds tens of thousands of them
+      for (let i = 0, n = next.size(); i < n; i += 1) {
+        const value = next.get(i);
+        if (!(value instanceof PDFNumber)) todo.push(value);
+      }
+    } else if (next instanceof PDFDict) todo.push(...next.values());
     else if (next instanceof PDFRawStream) todo.push(...next.dict.values());
   }
   return out;
