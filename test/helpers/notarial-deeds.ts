@@ -226,7 +226,7 @@ function assemble(head: string, objects: string[], first: number, trailer = '', 
 }
 
 /** The file's last trailer /Size and its last startxref offset. */
-function tail(pdf: Buffer): { size: number; startxref: number } {
+export function tail(pdf: Buffer): { size: number; startxref: number } {
   const text = pdf.toString('latin1');
   const size = [...text.matchAll(/\/Size (\d+)/g)].at(-1)?.[1];
   const startxref = [...text.matchAll(/startxref\s+(\d+)/g)].at(-1)?.[1];
@@ -235,7 +235,7 @@ function tail(pdf: Buffer): { size: number; startxref: number } {
 }
 
 /** An incremental update: `objects` as `num -> body` (existing numbers replace, new ones add). */
-function appendUpdate(pdf: Buffer, objects: Map<number, string>): Buffer {
+export function appendUpdate(pdf: Buffer, objects: Map<number, string>, trailer = ''): Buffer {
   const { size, startxref } = tail(pdf);
   let out = pdf.toString('latin1');
   if (!out.endsWith('\n')) out += '\n';
@@ -246,7 +246,7 @@ function appendUpdate(pdf: Buffer, objects: Map<number, string>): Buffer {
   }
   const xref = Buffer.byteLength(out, 'latin1');
   const newSize = Math.max(size, ...[...objects.keys()].map((n) => n + 1));
-  out += `xref\n${rows.join('')}trailer\n<< /Size ${newSize} /Root 1 0 R /Prev ${startxref} >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `xref\n${rows.join('')}trailer\n<< /Size ${newSize} /Root 1 0 R /Prev ${startxref} ${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 

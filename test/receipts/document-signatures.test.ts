@@ -5,6 +5,8 @@ import type { VerificationRequest } from '../../src/contract/verification.js';
 import { runCaptured } from '../helpers/cli.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import {
+  appendUpdate,
+  tail,
   NOTARY_ID,
   NOTARY_NAME,
   notarialFixtures,
@@ -166,6 +168,19 @@ describe('doc.signatures (ron-pades-v1)', () => {
     // no proof the notary signed this document: the opaque seal is a WARN again
     expect(check('ron.seal')?.status).toBe('WARN');
     expect(receipt.decision).toBe('BLOCK');
+  });
+
+  it('allows an object nothing refers to after signing, not one the trailer makes the document information', async () => {
+    const { size } = tail(deeds.signed);
+    const orphan = appendUpdate(deeds.signed, new Map([[size, '<< /Title (unused) >>']]));
+    expect((await issue(request(orphan))).signatures?.status).toBe('PASS');
+    const info = appendUpdate(
+      deeds.signed,
+      new Map([[size, '<< /Title (Deed of someone else) >>']]),
+      `/Info ${size} 0 R `,
+    );
+    const { receipt, signatures } = await issue(request(info));
+    expect(receipt.reasons, signatures?.details).toContain('document_modified_after_signing');
   });
 
   it('fails a certificate outside the trust anchors: signer_not_trusted', async () => {
