@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CA_EXT, openssl, TestPki, type Issued } from './test-pki.js';
+import type { TsaFiles } from './tsa.js';
 
 /**
  * Signed deeds made by tools independent of the code under test, once per test process (a few
@@ -56,6 +57,11 @@ export interface NotarialFixtures {
   signedByRogue: Buffer;
   /** Signed by the notary, then one byte of the signed page content changed in place. */
   tampered: Buffer;
+  /**
+   * Signed by the notary with `openssl cms`, with a signature time-stamp token (`openssl ts`, the
+   * TSA of `tsa`) over its signature value in the unsigned attributes.
+   */
+  timeStamped(tsa: TsaFiles): Buffer;
   /** Signs `pdf` with pdfsig as the identity `nick` (notary, expired, other, rogue). */
   sign(pdf: Buffer, nick: string, field: string): Buffer;
 }
@@ -170,6 +176,8 @@ function build(): NotarialFixtures {
     signedByRogue: sign(unsigned, 'rogue', 'Notary'),
     tampered: tamper(signed),
     sign,
+    timeStamped: (tsa) =>
+      cmsSignedPdf(dir, notary, intermediate, (cms) => withSignatureTimeStamp(dir, cms, tsa)),
   };
 }
 
@@ -299,7 +307,12 @@ const RESERVED = 8192;
  * A deed whose signature is made by `openssl cms -sign` (detached, DER, signingTime signed) over
  * the /ByteRange of a PDF assembled here: the signature dictionary, its field and the form.
  */
-function cmsSignedPdf(dir: string, signer: Issued, chain: Issued): Buffer {
+function cmsSignedPdf(
+  dir: string,
+  signer: Issued,
+  chain: Issued,
+  withCms: (cms: Buffer) => Buffer = (cms) => cms,
+): Buffer {
   const placeholder = '0'.repeat(RESERVED * 2);
   const range = '[0 0000000000 0000000000 0000000000]';
   const pdf = deedPdf(CONTENT, [
@@ -344,7 +357,7 @@ function cmsSignedPdf(dir: string, signer: Issued, chain: Issued): Buffer {
     ],
     dir,
   );
-  const cms = fs.readFileSync(output).toString('hex');
+  const cms = withCms(fs.readFileSync(output)).toString('hex');
   if (cms.length > placeholder.length) throw new Error('CMS larger than its placeholder');
   const contents = `<${cms.padEnd(placeholder.length, '0')}>`;
   return Buffer.concat([
@@ -364,4 +377,86 @@ function reassemble(pdf: string): Buffer {
 
 function pdfNow(): string {
   return `${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+}
+
+/** One DER TLV: its tag, header length and total length (definite lengths, as openssl writes). */
+function tlv(der: Buffer, at: number): { tag: number; header: number; end: number } {
+  const tag = der[at] ?? 0;
+  const first = der[at + 1] ?? 0;
+  let length = first;
+  let header = 2;
+  if (first & 0x80) {
+    length = 0;
+    for (let i = 0; i < (first & 0x7f); i += 1) length = length * 256 + (der[at + 2 + i] ?? 0);
+    header += first & 0x7f;
+  }
+  return { tag, header, end: at + header + length };
+}
+
+function children(der: Buffer, at: number): number[] {
+  const { header, end } = tlv(der, at);
+  const out: number[] = [];
+  for (let i = at + header; i < end; i = tlv(der, i).end) out.push(i);
+  return out;
+}
+
+function encodeTlv(tag: number, body: Buffer): Buffer {
+  const n = body.length;
+  const length =
+    n < 0x80
+      ? Buffer.from([n])
+      : Buffer.concat([
+          Buffer.from([0x80 | Math.ceil(n.toString(16).length / 2)]),
+          Buffer.from(
+            n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0'),
+            'hex',
+          ),
+        ]);
+  return Buffer.concat([Buffer.from([tag]), length, body]);
+}
+
+/**
+ * The CMS with an id-aa-signatureTimeStampToken unsigned attribute added to its one SignerInfo
+ * (RFC 3161 appendix A): a token by `openssl ts` over the signature value, the enclosing
+ * SignerInfo, SET, SignedData, [0] and ContentInfo written again with their new lengths.
+ */
+function withSignatureTimeStamp(dir: string, cms: Buffer, tsa: TsaFiles): Buffer {
+  const [, content = 0] = children(cms, 0);
+  const signedData = children(cms, content)[0] ?? 0;
+  const parts = children(cms, signedData);
+  const infos = parts[parts.length - 1] ?? 0;
+  const info = children(cms, infos)[0] ?? 0;
+  const fields = children(cms, info);
+  const sig = fields[5] ?? 0;
+  const sigTlv = tlv(cms, sig);
+  const value = cms.subarray(sig + sigTlv.header, sigTlv.end);
+  fs.writeFileSync(path.join(dir, 'sigvalue.bin'), value);
+  openssl(['ts', '-query', '-data', 'sigvalue.bin', '-sha256', '-cert', '-out', 'sig.tsq'], dir);
+  openssl(
+    [
+      'ts',
+      '-reply',
+      '-config',
+      tsa.config,
+      '-queryfile',
+      'sig.tsq',
+      '-token_out',
+      '-out',
+      'sig.tst',
+    ],
+    dir,
+  );
+  const token = fs.readFileSync(path.join(dir, 'sig.tst'));
+  const oid = Buffer.from('060b2a864886f70d010910020e', 'hex'); // 1.2.840.113549.1.9.16.2.14
+  const attribute = encodeTlv(0x30, Buffer.concat([oid, encodeTlv(0x31, token)]));
+  const unsigned = encodeTlv(0xa1, attribute);
+  const whole = (at: number) => cms.subarray(at, tlv(cms, at).end);
+  const newInfo = encodeTlv(0x30, Buffer.concat([...fields.map(whole), unsigned]));
+  const newInfos = encodeTlv(0x31, newInfo);
+  const newSignedData = encodeTlv(
+    0x30,
+    Buffer.concat([...parts.slice(0, -1).map(whole), newInfos]),
+  );
+  const [type = 0] = children(cms, 0);
+  return encodeTlv(0x30, Buffer.concat([whole(type), encodeTlv(0xa0, newSignedData)]));
 }

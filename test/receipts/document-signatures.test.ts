@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSeal } from '../../src/receipts/seal.js';
 import type { VerificationRequest } from '../../src/contract/verification.js';
 import { runCaptured } from '../helpers/cli.js';
+import { makeTsaFiles } from '../helpers/tsa.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import {
   appendUpdate,
@@ -144,6 +145,37 @@ describe('doc.signatures (ron-pades-v1)', () => {
     const { signatures } = await issue(request(deeds.cmsSigned));
     expect(signatures?.status, signatures?.details).toBe('PASS');
     expect(signatures?.details).toContain('the signed signingTime attribute');
+  });
+
+  it('dates a signature by its time-stamp token when the tenant trusts the TSA, else says it is not used', async () => {
+    const tsa = makeTsaFiles(`${deeds.dir}/tsa`);
+    const stamped = deeds.timeStamped(tsa);
+    const untrusted = await issue(request(stamped));
+    expect(untrusted.signatures?.status, untrusted.signatures?.details).toBe('PASS');
+    expect(untrusted.signatures?.details).toContain('its signature time-stamp token is not used');
+    const tenant = 'tenant-pades-tsa';
+    const other = await ctx.apiKey(['verify', 'read'], tenant);
+    const notary = await ctx.repos.notaries.find(TENANT, NOTARY_ID);
+    if (!notary) throw new Error('notary not registered');
+    await ctx.repos.notaries.upsert({ ...notary, tenant });
+    const fs = await import('node:fs');
+    const anchors = `${deeds.dir}/anchors-with-tsa.pem`;
+    fs.writeFileSync(
+      anchors,
+      fs.readFileSync(deeds.anchorsFile, 'utf8') + fs.readFileSync(tsa.caFile, 'utf8'),
+    );
+    const set = await cli(
+      'tenants',
+      'policy',
+      '--tenant',
+      tenant,
+      '--notary-trust-anchors',
+      anchors,
+    );
+    expect(set.code, set.err).toBe(0);
+    const trusted = await issue(request(stamped), other);
+    expect(trusted.signatures?.status, trusted.signatures?.details).toBe('PASS');
+    expect(trusted.signatures?.details).toContain('per a signature time-stamp token of "Test TSA"');
   });
 
   it('passes two signatures, the notary signing after another signer', async () => {
