@@ -142,7 +142,7 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
       },
       'notary-trust-anchors': {
         value: 'FILE',
-        text: "CA certificates (PEM, several blocks allowed, or one DER) that notaries' signing certificates must chain to (doc.signatures); none removes them",
+        text: "the CA certificates (PEM, several blocks allowed, or one DER) that notaries' signing certificates must chain to (doc.signatures); none removes them",
         default: 'unchanged (none: every document signature is signer_not_trusted)',
       },
       'notary-signer': {
