@@ -13,6 +13,10 @@ export const verifyAliases = [
     find: /^@verification-receipts\/verify\/timestamp$/,
     replacement: verifySource('timestamp/index.ts'),
   },
+  {
+    find: /^@verification-receipts\/verify\/document$/,
+    replacement: verifySource('document/index.ts'),
+  },
   { find: /^@verification-receipts\/verify\/cli$/, replacement: verifySource('cli/main.ts') },
 ];
 

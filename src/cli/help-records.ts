@@ -37,9 +37,9 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
   },
   'notaries add': {
     usage:
-      'notaries add --tenant T --id ID --name NAME --state XX --expires YYYY-MM-DD --public-key-file PEM',
+      'notaries add --tenant T --id ID --name NAME --state XX --expires YYYY-MM-DD (--public-key-file PEM | --certificate FILE)',
     summary:
-      'Registers (or updates) a notary and the P-256 key that checks its seals, for a tenant.',
+      'Registers (or updates) a notary, the P-256 key that checks its seals and its X.509 signing certificate, for a tenant.',
     flags: {
       tenant: tenant('the tenant whose requests may name this notary'),
       id: { value: 'ID', text: 'the notary id requests give as ron.notaryId', required: true },
@@ -53,7 +53,12 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
       'public-key-file': {
         value: 'PEM',
         text: "the notary's EC P-256 public key (a private key file works too: only its public half is kept)",
-        required: true,
+        default: "the certificate's key, when --certificate is given",
+      },
+      certificate: {
+        value: 'FILE',
+        text: "the notary's X.509 signing certificate (PEM or DER), pinned by SHA-256 for doc.signatures (ron-pades-v1)",
+        default: 'none',
       },
     },
     example:
@@ -119,9 +124,10 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
     writes: true,
   },
   'tenants policy': {
-    usage: 'tenants policy --tenant T [--ci-repositories LIST] [--ci-profile ID|default] [--clear]',
+    usage:
+      'tenants policy --tenant T [--ci-repositories LIST] [--ci-profile ID|default] [--notary-trust-anchors FILE|none] [--notary-signer certificate|subject] [--clear]',
     summary:
-      "Shows or sets which repositories a tenant's keys may get CI receipts for, and the CI profile they are judged under.",
+      "Shows or sets which repositories a tenant's keys may get CI receipts for, the CI profile they are judged under, and the CA certificates its notaries' document signatures must chain to.",
     flags: {
       tenant: tenant('the tenant whose policy to show or change'),
       'ci-repositories': {
@@ -134,11 +140,24 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
         text: 'ci-provenance-v1, ci-provenance-v2, or default to unpin',
         default: 'unchanged (no policy: ci-provenance-v1)',
       },
+      'notary-trust-anchors': {
+        value: 'FILE',
+        text: "the CA certificates (PEM, several blocks allowed, or one DER) that notaries' signing certificates must chain to (doc.signatures); none removes them",
+        default: 'unchanged (none: every document signature is signer_not_trusted)',
+      },
+      'notary-signer': {
+        value: 'RULE',
+        text: "certificate: the signer must be the notary's registered certificate; subject: a certificate whose subject names the registered notary",
+        default: 'unchanged (certificate)',
+      },
       clear: { text: "remove the tenant's policy", default: 'keep it' },
     },
     example:
       "receipts tenants policy --tenant acme --ci-repositories 'acme/*' --ci-profile ci-provenance-v2",
     store: true,
-    writes: (args) => args.some((a) => /^--(ci-repositories|ci-profile|clear)(=|$)/.test(a)),
+    writes: (args) =>
+      args.some((a) =>
+        /^--(ci-repositories|ci-profile|notary-trust-anchors|notary-signer|clear)(=|$)/.test(a),
+      ),
   },
 };

@@ -32,6 +32,24 @@ const RonPolicyRules = z
       .describe(
         "property.jurisdiction when the notary's commission state differs from the property's",
       ),
+    documentSignatures: z
+      .strictObject({
+        unsigned: z
+          .enum(['WARN', 'FAIL'])
+          .describe('doc.signatures for a document that carries no signature'),
+        provesOpaqueSeal: z
+          .boolean()
+          .describe(
+            "ron.seal passes an opaque seal when the registered notary's verified signature covers exactly this document",
+          ),
+        ocrFromDocumentText: z
+          .boolean()
+          .describe(
+            "ocr.consistency reads the notary's name and commission id from the document's text when no OCR fields are sent",
+          ),
+      })
+      .optional()
+      .describe("doc.signatures (the notary's own X.509 signature in the document), when it runs"),
   })
   .meta({ id: 'RonPolicyRules' });
 

@@ -26,7 +26,8 @@ import type {
 import { buildReceipt, type ReceiptDraft } from './receipt.js';
 import { UnknownScreeningSourceError, type ScreeningLists } from '../screening/index.js';
 import type { Signer } from './signer.js';
-import type { CheckOutcome } from './types.js';
+import type { CheckOutcome, NotaryRecord } from './types.js';
+import { documentEvidence, type DocumentEvidence } from './notarial/evidence.js';
 import { identitySubject, type CiIdentityEvidence, type RunName } from './ci-identity/identity.js';
 
 export interface IssuanceDeps {
@@ -219,7 +220,23 @@ export class ReceiptIssuer {
     const profile = resolveProfile(request.policy.profile);
     if (!profile) return [unknownProfileOutcome(request.policy.profile)];
     const notary = await this.deps.notaries.find(tenant, request.ron.notaryId);
-    return runRonChecks({ request, notary, screening: this.deps.screening, profile, ...input });
+    const documentEvidence =
+      profile.checks.includes('doc.signatures') && input.document
+        ? await this.readDocument(tenant, input.document.bytes, notary, input.now)
+        : undefined;
+    const screening = this.deps.screening;
+    return runRonChecks({ request, notary, screening, profile, documentEvidence, ...input });
+  }
+
+  /** The document's own signatures judged against the tenant's notary trust (doc.signatures). */
+  private async readDocument(
+    tenant: string,
+    bytes: Uint8Array,
+    notary: NotaryRecord | undefined,
+    now: Date,
+  ): Promise<DocumentEvidence> {
+    const trust = await this.deps.tenantPolicies.notaryTrust(tenant);
+    return documentEvidence({ bytes, trust, notary, now });
   }
 
   /** The stored record, or undefined when the externalId was taken meanwhile. */

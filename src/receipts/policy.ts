@@ -24,6 +24,17 @@ export interface PolicyProfile {
   requireScreening: boolean;
   /** `property.jurisdiction` when the notary's commission state differs from the property's. */
   interstateNotarization: 'PASS' | 'WARN';
+  /**
+   * The notary's own X.509 signature in the document (`doc.signatures`), for profiles that run it:
+   * the status of a document that carries no signature; whether that verified signature stands
+   * in for an opaque seal in `ron.seal`; whether `ocr.consistency` reads the notarial certificate
+   * from the document's text when no OCR fields are sent. Absent from profiles that do not.
+   */
+  documentSignatures?: {
+    unsigned: 'WARN' | 'FAIL';
+    provesOpaqueSeal: boolean;
+    ocrFromDocumentText: boolean;
+  };
 }
 
 /**
@@ -75,6 +86,24 @@ const profiles: PolicyProfile[] = [
     interstateNotarization: 'PASS',
   },
 ];
+
+/**
+ * The PAdES profile runs every v1 check and `doc.signatures`, which checks the notary's own X.509
+ * signature in the document; the document is required (there is nothing to check without it).
+ */
+profiles.push({
+  id: 'ron-pades-v1',
+  description:
+    "Every v1 RON check, and doc.signatures: the notary's own X.509 (PAdES or PKCS#7) signature " +
+    "in the document verifies, chains to the tenant's notary trust anchors and is the registered " +
+    "notary's; a verified one stands in for an opaque seal. The document is required.",
+  checks: [...V1_RON_CHECKS, 'doc.signatures'],
+  opaqueSeal: 'WARN',
+  requireDocument: true,
+  requireScreening: false,
+  interstateNotarization: 'PASS',
+  documentSignatures: { unsigned: 'WARN', provesOpaqueSeal: true, ocrFromDocumentText: true },
+});
 
 /** Every defined profile; the first is the one integrations should start from. */
 export const POLICY_PROFILES: readonly Readonly<PolicyProfile>[] = Object.freeze(

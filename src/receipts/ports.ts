@@ -164,8 +164,22 @@ export interface TenantCiPolicy {
   profile?: string | undefined;
 }
 
+/**
+ * What a tenant trusts for the notarial signatures in its documents (`doc.signatures`): the CA
+ * certificates a notary's signing certificate must chain to, and how the signer is tied to the
+ * registered notary: its certificate registered with the notary (`certificate`, pinned by
+ * SHA-256) or a certificate whose subject names the registered notary (`subject`).
+ */
+export interface NotaryTrust {
+  /** DER certificates, base64. */
+  anchors: string[];
+  signer: 'certificate' | 'subject';
+}
+
 export interface TenantPolicyStore {
   ciPolicy(tenant: string): Promise<TenantCiPolicy>;
+  /** Undefined when the tenant set no notary trust anchors. */
+  notaryTrust(tenant: string): Promise<NotaryTrust | undefined>;
 }
 
 /** One presentation of a CI OIDC token: who presented it, for which request, until when. */

@@ -59,6 +59,11 @@ export interface NotaryRecord {
   commissionExpires: string;
   /** SPKI PEM of the notary's P-256 public key (SIM-ECDSA-v1 seals). */
   publicKeyPem: string;
+  /**
+   * The notary's X.509 signing certificate (DER, base64), registered with `--certificate`: the
+   * certificate `doc.signatures` pins by its SHA-256 when the tenant's policy says so.
+   */
+  certificateDer?: string | undefined;
 }
 
 export type RevocationStatus = 'ACTIVE' | 'REVOKED';

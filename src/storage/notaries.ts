@@ -11,6 +11,7 @@ interface NotaryRow {
   commission_state: string;
   commission_expires: Date | string;
   public_key_pem: string;
+  certificate_der: string | null;
 }
 
 const isoDate = (value: Date | string): string =>
@@ -25,6 +26,7 @@ const toRecord = (row: NotaryRow): NotaryRecord => ({
   commissionState: row.commission_state,
   commissionExpires: isoDate(row.commission_expires),
   publicKeyPem: row.public_key_pem,
+  ...(row.certificate_der ? { certificateDer: row.certificate_der } : {}),
 });
 
 /** The per-tenant notary registry, managed with `receipts notaries ...`. */
@@ -49,6 +51,7 @@ export class NotaryRepository implements NotaryAdminStore {
         commission_state: notary.commissionState,
         commission_expires: notary.commissionExpires,
         public_key_pem: notary.publicKeyPem,
+        certificate_der: notary.certificateDer ?? null,
       })
       .onConflict(['tenant', 'notary_id'])
       .merge();

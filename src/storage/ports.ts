@@ -12,6 +12,7 @@ import type {
   SealNotices,
   SigningKeyStore,
   TenantPolicyStore,
+  NotaryTrust,
   TokenUseStore,
 } from '../receipts/ports.js';
 import type { ReceiptPdfStore } from '../receipts/pdf-store.js';
@@ -73,6 +74,8 @@ export interface TenantPolicyAdminStore extends TenantPolicyStore {
   setCiRepositories(tenant: string, patterns: string[]): Promise<void>;
   /** Pins the tenant's CI profile; undefined returns it to the service default. */
   setCiProfile(tenant: string, profile: string | undefined): Promise<void>;
+  /** Sets the tenant's notary trust anchors and signer rule; undefined removes them. */
+  setNotaryTrust(tenant: string, trust: NotaryTrust | undefined): Promise<void>;
   /** Removes the tenant's policy; whether there was one. */
   clear(tenant: string): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TenantCiPolicy } from '../receipts/ports.js';
+import type { NotaryTrust, TenantCiPolicy } from '../receipts/ports.js';
 import type { TenantPolicyAdminStore } from './ports.js';
 
 interface Row {
@@ -9,7 +9,8 @@ interface Row {
 
 /**
  * Tenant policies (`tenant_policies`): one row per tenant that pinned its CI repositories, its
- * CI policy profile, or both; a row left with neither is removed.
+ * CI policy profile, or both; a row left with neither is removed. The notary trust anchors of
+ * `doc.signatures` are a row of `tenant_notary_trust`.
  */
 export class TenantPolicyRepository implements TenantPolicyAdminStore {
   constructor(private readonly knex: Knex) {}
@@ -35,10 +36,39 @@ export class TenantPolicyRepository implements TenantPolicyAdminStore {
     await this.upsert(tenant, { ci_profile: profile ?? null });
   }
 
-  /** Removes the tenant's policy; whether there was one. */
+  async notaryTrust(tenant: string): Promise<NotaryTrust | undefined> {
+    const row = (await this.knex('tenant_notary_trust')
+      .where({ tenant })
+      .first('anchors', 'signer')) as { anchors: string[] | string; signer: string } | undefined;
+    if (!row) return undefined;
+    const anchors =
+      typeof row.anchors === 'string' ? (JSON.parse(row.anchors) as string[]) : row.anchors;
+    return { anchors, signer: row.signer === 'subject' ? 'subject' : 'certificate' };
+  }
+
+  async setNotaryTrust(tenant: string, trust: NotaryTrust | undefined): Promise<void> {
+    if (!trust) {
+      await this.knex('tenant_notary_trust').where({ tenant }).delete();
+      return;
+    }
+    await this.knex('tenant_notary_trust')
+      .insert({
+        tenant,
+        anchors: JSON.stringify(trust.anchors),
+        signer: trust.signer,
+        updated_at: new Date(),
+      })
+      .onConflict('tenant')
+      .merge();
+  }
+
+  /** Removes the tenant's policy, notary trust included; whether there was one. */
   async clear(tenant: string): Promise<boolean> {
-    const removed = await this.knex('tenant_policies').where({ tenant }).delete(['tenant']);
-    return removed.length > 0;
+    return this.knex.transaction(async (trx) => {
+      const removed = await trx('tenant_policies').where({ tenant }).delete(['tenant']);
+      const trust = await trx('tenant_notary_trust').where({ tenant }).delete(['tenant']);
+      return removed.length + trust.length > 0;
+    });
   }
 
   private async upsert(tenant: string, change: Record<string, string | null>): Promise<void> {

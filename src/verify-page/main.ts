@@ -9,9 +9,13 @@ import {
   type Step,
   type Verdict,
 } from '@verification-receipts/verify';
+import {
+  documentSignatureText,
+  readDocumentSignatures,
+} from '@verification-receipts/verify/document';
 import { bannerOf } from './banner.js';
 import { $ } from './dom.js';
-import { keyTrusted, renderBusy, renderVerdict } from './render.js';
+import { keyTrusted, renderArtifactSignatures, renderBusy, renderVerdict } from './render.js';
 import { fetchStatus, RECEIPT_HASH, statusOfLink, type StatusInput } from './status.js';
 import { pageTrust, pageTsaCertificates } from './trust.js';
 
@@ -147,8 +151,20 @@ function receiptOf(bundle: unknown, pdf: Receipt['pdf'] | undefined): Receipt {
 
 async function chooseArtifact(file: File): Promise<void> {
   $('artifact-name').textContent = file.name;
-  state.artifact = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  state.artifact = { name: file.name, bytes };
+  // a signed PDF's own signatures (a notarised deed's), shown under the verdict, not judged in it
+  renderArtifactSignatures(await artifactSignatures(bytes, file.name));
   show();
+}
+
+async function artifactSignatures(bytes: Uint8Array, name: string): Promise<string[]> {
+  if (String.fromCharCode(...bytes.subarray(0, 5)) !== '%PDF-') return [];
+  try {
+    return documentSignatureText(await readDocumentSignatures(bytes), name);
+  } catch {
+    return [`document ${name}: its signatures cannot be read`];
+  }
 }
 
 async function showLinkStatus(hash: string): Promise<void> {

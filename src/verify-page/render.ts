@@ -137,3 +137,11 @@ function renderChecks(verdict: Verdict): void {
     ...checks.map((c) => badged(String(c.checkId), String(c.status), String(c.details ?? ''))),
   );
 }
+
+/** The document's own signatures, one item per line of the report; hidden when there are none. */
+export function renderArtifactSignatures(lines: readonly string[]): void {
+  const list = $('artifact-signatures');
+  list.replaceChildren(...lines.map((line) => el('li', '', line.trim())));
+  list.hidden = lines.length === 0;
+  $('artifact-signatures-title').hidden = lines.length === 0;
+}

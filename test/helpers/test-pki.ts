@@ -26,6 +26,8 @@ export interface IssueOptions {
   /** Validity, as Dates (default: from a day ago for ten years). */
   notBefore?: Date;
   notAfter?: Date;
+  /** An RSA 2048 key instead of P-256 (poppler's pdfsig signs with RSA keys only). */
+  rsa?: boolean;
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -84,7 +86,12 @@ export class TestPki {
 
   issue(name: string, commonName: string, options: IssueOptions): Issued {
     const file = (ext: string) => path.join(this.dir, `${name}.${ext}`);
-    openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('key')], this.dir);
+    openssl(
+      options.rsa
+        ? ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', file('key')]
+        : ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('key')],
+      this.dir,
+    );
     openssl(
       ['req', '-new', '-key', file('key'), '-subj', `/CN=${commonName}`, '-out', file('csr')],
       this.dir,

@@ -14,6 +14,7 @@ describe('policy profiles', () => {
       'ron-standard-v1',
       'ron-strict-v1',
       'ron-basic-v1',
+      'ron-pades-v1',
     ]);
   });
 
@@ -80,6 +81,16 @@ describe('policy profiles', () => {
         requireDocument: false,
         requireScreening: false,
         interstateNotarization: 'PASS',
+      },
+      'ron-pades-v1': {
+        id: 'ron-pades-v1',
+        description: undefined,
+        checks: [...v1, 'doc.signatures'],
+        opaqueSeal: 'WARN',
+        requireDocument: true,
+        requireScreening: false,
+        interstateNotarization: 'PASS',
+        documentSignatures: { unsigned: 'WARN', provesOpaqueSeal: true, ocrFromDocumentText: true },
       },
     });
   });

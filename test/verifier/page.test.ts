@@ -181,6 +181,11 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     await page.waitForSelector('#steps li[data-step="artifact"][data-status="PASS"]');
     expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('accepted');
     expect(await page.textContent('#summary')).toContain('deed.pdf is the document');
+    // the document's own signatures are listed under the verdict, without changing it: this
+    // test deed has no cross-reference section, so they cannot be read
+    expect(await page.textContent('#artifact-signatures')).toContain(
+      "document deed.pdf: its signatures cannot be read (the PDF's revisions cannot be read",
+    );
     await shoot(page, 'verify-page-accepted.png');
     await shoot(page, 'verify-page.png');
     await page.setInputFiles('#artifact', otherDocument);

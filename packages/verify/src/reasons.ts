@@ -11,6 +11,18 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
     'The document itself was not supplied, so its fingerprint is only what the caller declared.',
   doc_hash_mismatch: 'The supplied document does not match the fingerprint declared for it.',
   document_not_pdf: 'The supplied document is not a complete PDF file.',
+  // doc.signatures
+  document_unreadable: 'The supplied document could not be read as a PDF to check its signatures.',
+  document_unsigned: 'The document carries no digital signature of the notary.',
+  document_signature_invalid: 'A digital signature in the document is not valid.',
+  document_modified_after_signing: 'The document was changed after it was digitally signed.',
+  signer_certificate_expired:
+    "A signer's certificate was not valid (expired or not yet valid) when the document was signed.",
+  signer_not_trusted:
+    "A signer's certificate is not issued by an authority this customer trusts for notaries.",
+  signer_not_registered_notary: "No digital signature in the document is the registered notary's.",
+  signing_time_outside_commission:
+    "The notary signed the document after the notary's commission ended.",
   // ron.seal, ron.commission
   notary_not_registered:
     'The notary is not registered with this service, so the seal and commission cannot be confirmed.',

@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { CliError, flags, readFlagFile, required, withStore, type Command } from '../context.js';
+import { readCertificate } from '../notary-certificates.js';
 
 function readP256PublicKey(file: string): string {
   const pem = readFlagFile(file);
@@ -23,6 +24,7 @@ const add: Command = async (ctx) => {
     state: { type: 'string' },
     expires: { type: 'string' },
     'public-key-file': { type: 'string' },
+    certificate: { type: 'string' },
   });
   const state = required(values.state, 'state').toUpperCase();
   if (!/^[A-Z]{2}$/.test(state)) throw new CliError('--state must be a 2-letter code');
@@ -30,17 +32,38 @@ const add: Command = async (ctx) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(expires))) {
     throw new CliError('--expires must be a date YYYY-MM-DD');
   }
+  const certificate =
+    typeof values.certificate === 'string'
+      ? readCertificate(values.certificate, '--certificate')
+      : undefined;
+  const keyFile = values['public-key-file'];
+  if (keyFile === undefined && !certificate) {
+    throw new CliError('give --public-key-file, --certificate or both');
+  }
   const notary = {
     tenant: required(values.tenant, 'tenant'),
     notaryId: required(values.id, 'id'),
     displayName: required(values.name, 'name'),
     commissionState: state,
     commissionExpires: expires,
-    publicKeyPem: readP256PublicKey(required(values['public-key-file'], 'public-key-file')),
+    // without a seal key, the certificate's key stands (a SIM-ECDSA-v1 seal needs it to be P-256)
+    publicKeyPem:
+      typeof keyFile === 'string'
+        ? readP256PublicKey(keyFile)
+        : String(certificate?.x509.publicKey.export({ format: 'pem', type: 'spki' })),
+    certificateDer: certificate?.der,
   };
   await withStore(ctx, (repos) => repos.notaries.upsert(notary));
-  ctx.out(`notary ${notary.notaryId} registered for tenant ${notary.tenant}`);
+  const pinned = certificate
+    ? ` with certificate ${quoteSubject(certificate.x509.subject)} (sha256:${certificate.x509.fingerprint256.replaceAll(':', '').toLowerCase()})`
+    : '';
+  ctx.out(`notary ${notary.notaryId} registered for tenant ${notary.tenant}${pinned}`);
 };
+
+/** A certificate subject on one line. */
+function quoteSubject(subject: string): string {
+  return JSON.stringify(subject.split('\n').join(', '));
+}
 
 const list: Command = async (ctx) => {
   const { values } = flags(ctx, { tenant: { type: 'string' }, json: { type: 'boolean' } });
@@ -52,8 +75,9 @@ const list: Command = async (ctx) => {
     return;
   }
   for (const n of notaries) {
+    const cert = n.certificateDer ? '  certificate registered' : '';
     ctx.out(
-      `${n.tenant}  ${n.notaryId}  ${n.displayName}  ${n.commissionState}  expires ${n.commissionExpires}`,
+      `${n.tenant}  ${n.notaryId}  ${n.displayName}  ${n.commissionState}  expires ${n.commissionExpires}${cert}`,
     );
   }
 };

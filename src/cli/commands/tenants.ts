@@ -1,25 +1,34 @@
+import { X509Certificate } from 'node:crypto';
 import { isRepositoryPattern } from '../../receipts/checks/ci.js';
 import { CI_PROFILE_IDS } from '../../receipts/ci-profiles.js';
-import type { TenantCiPolicy } from '../../receipts/ports.js';
+import type { NotaryTrust, TenantCiPolicy } from '../../receipts/ports.js';
 import { CliError, flags, required, withStore, type Command } from '../context.js';
+import { readCertificates } from '../notary-certificates.js';
 
 /**
- * `tenants policy --tenant T [--ci-repositories LIST] [--ci-profile ID|default] [--clear]`:
+ * `tenants policy --tenant T [--ci-repositories LIST] [--ci-profile ID|default]
+ * [--notary-trust-anchors FILE|none] [--notary-signer certificate|subject] [--clear]`:
  * which repositories the tenant's keys may get CI receipts for (`owner/*`, `owner/repo`,
- * comma-separated; any other is a FAIL `repository_not_allowed`) and which CI policy profile its
- * receipts are judged under. Without a change flag, prints the policy.
+ * comma-separated; any other is a FAIL `repository_not_allowed`), which CI policy profile its
+ * receipts are judged under, and which CA certificates its notaries' document signatures must
+ * chain to (`doc.signatures`). Without a change flag, prints the policy.
  */
 const policy: Command = async (ctx) => {
   const { values } = flags(ctx, {
     tenant: { type: 'string' },
     'ci-repositories': { type: 'string' },
     'ci-profile': { type: 'string' },
+    'notary-trust-anchors': { type: 'string' },
+    'notary-signer': { type: 'string' },
     clear: { type: 'boolean' },
   });
   const tenant = required(values.tenant, 'tenant');
   const list = values['ci-repositories'];
   const profile = values['ci-profile'];
-  if (values.clear && (typeof list === 'string' || typeof profile === 'string')) {
+  const anchorsFile = values['notary-trust-anchors'];
+  const signer = values['notary-signer'];
+  const changes = [list, profile, anchorsFile, signer].some((v) => typeof v === 'string');
+  if (values.clear && changes) {
     throw new CliError('give either --clear or the settings to change, not both');
   }
   if (values.clear) {
@@ -33,13 +42,61 @@ const policy: Command = async (ctx) => {
   }
   const patterns = typeof list === 'string' ? repositoryPatterns(list) : undefined;
   const pinned = typeof profile === 'string' ? profileOf(profile) : undefined;
+  const anchors =
+    typeof anchorsFile === 'string' && anchorsFile !== 'none'
+      ? readCertificates(anchorsFile, '--notary-trust-anchors').map((c) => c.der)
+      : undefined;
+  const signerRule = typeof signer === 'string' ? signerOf(signer) : undefined;
   const current = await withStore(ctx, async (repos) => {
     if (patterns) await repos.tenantPolicies.setCiRepositories(tenant, patterns);
     if (pinned) await repos.tenantPolicies.setCiProfile(tenant, pinned.id);
-    return repos.tenantPolicies.ciPolicy(tenant);
+    const trust = await repos.tenantPolicies.notaryTrust(tenant);
+    if (anchorsFile === 'none') await repos.tenantPolicies.setNotaryTrust(tenant, undefined);
+    else if (anchors || signerRule) {
+      if (!anchors && !trust) {
+        throw new CliError('--notary-signer needs trust anchors: give --notary-trust-anchors too');
+      }
+      await repos.tenantPolicies.setNotaryTrust(tenant, {
+        anchors: anchors ?? trust?.anchors ?? [],
+        signer: signerRule ?? trust?.signer ?? 'certificate',
+      });
+    }
+    return {
+      ci: await repos.tenantPolicies.ciPolicy(tenant),
+      notary: await repos.tenantPolicies.notaryTrust(tenant),
+    };
   });
-  ctx.out(describe(tenant, current));
+  ctx.out(describe(tenant, current.ci));
+  // the notary line only for tenants that use doc.signatures (or are setting it up)
+  if (current.notary || typeof anchorsFile === 'string' || typeof signer === 'string') {
+    ctx.out(describeNotaryTrust(tenant, current.notary));
+  }
 };
+
+function signerOf(value: string): NotaryTrust['signer'] {
+  if (value !== 'certificate' && value !== 'subject') {
+    throw new CliError('--notary-signer takes certificate or subject');
+  }
+  return value;
+}
+
+function describeNotaryTrust(tenant: string, trust: NotaryTrust | undefined): string {
+  if (!trust)
+    return `tenant ${tenant} has no notary trust anchors: every document signature is signer_not_trusted`;
+  const subjects = trust.anchors.map((der) => {
+    try {
+      const cert = new X509Certificate(Buffer.from(der, 'base64'));
+      return `${JSON.stringify(cert.subject.split('\n').join(', '))} (sha256:${cert.fingerprint256.replaceAll(':', '').toLowerCase()})`;
+    } catch {
+      return 'an unreadable certificate';
+    }
+  });
+  const rule =
+    trust.signer === 'certificate'
+      ? "the signer must be the notary's registered certificate"
+      : "the signer certificate's subject must name the registered notary";
+  return `tenant ${tenant} notary trust anchors: ${subjects.join('; ')}; ${rule}`;
+}
 
 function repositoryPatterns(list: string): string[] {
   const patterns = [

@@ -6,6 +6,17 @@
 export const CHECK_REASONS = {
   'policy.profile': ['unknown_policy_profile'],
   'doc.hash': ['document_not_provided', 'doc_hash_mismatch', 'document_not_pdf'],
+  'doc.signatures': [
+    'document_not_provided',
+    'document_unreadable',
+    'document_unsigned',
+    'document_signature_invalid',
+    'document_modified_after_signing',
+    'signer_certificate_expired',
+    'signer_not_trusted',
+    'signer_not_registered_notary',
+    'signing_time_outside_commission',
+  ],
   'ron.seal': [
     'notary_not_registered',
     'seal_unverifiable',
@@ -50,6 +61,7 @@ export type ReasonFor<C extends CheckId> = (typeof CHECK_REASONS)[C][number];
 /** The RON checks in the fixed order they run and appear in a receipt. */
 export const RON_CHECK_ORDER = [
   'doc.hash',
+  'doc.signatures',
   'ron.seal',
   'ron.commission',
   'property.jurisdiction',

@@ -1,5 +1,6 @@
 import type { VerificationRequest } from '../../contract/verification.js';
 import type { SuppliedDocument } from '../commitment.js';
+import type { DocumentEvidence } from '../notarial/evidence.js';
 import type { PolicyProfile } from '../policy.js';
 import type { ScreeningLists } from '../../screening/lists.js';
 import type { CheckOutcome, NotaryRecord } from '../types.js';
@@ -17,6 +18,11 @@ export interface RonCheckContext {
   /** The service clock at issuance; checks never read the clock themselves. */
   now: Date;
   profile: PolicyProfile;
+  /**
+   * The document's own signatures, read and judged once, for a profile that runs
+   * `doc.signatures` and a request that sent the document; undefined otherwise.
+   */
+  documentEvidence?: DocumentEvidence | undefined;
 }
 
 /** One RON check. */

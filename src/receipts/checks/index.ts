@@ -2,6 +2,7 @@ import type { CheckOutcome } from '../types.js';
 import { RON_CHECK_ORDER, type RonCheckId } from './catalogue.js';
 import type { RonCheck, RonCheckContext } from './context.js';
 import { checkDocumentHash } from './document-hash.js';
+import { checkDocumentSignatures } from './document-signatures.js';
 import { checkOcrConsistency } from './ocr-consistency.js';
 import { checkPropertyJurisdiction } from './property-jurisdiction.js';
 import { checkRegistryScreening } from './registry-screening.js';
@@ -16,6 +17,7 @@ export { decide, reasonsOf } from './decision.js';
 
 const RON_CHECKS: Readonly<Record<RonCheckId, RonCheck>> = {
   'doc.hash': checkDocumentHash,
+  'doc.signatures': checkDocumentSignatures,
   'ron.seal': checkSeal,
   'ron.commission': checkCommission,
   'property.jurisdiction': checkPropertyJurisdiction,

@@ -2,6 +2,7 @@ import { SEAL_SCHEME, verifySeal, type SealClaims } from '../seal.js';
 import type { CheckOutcome, NotaryRecord } from '../types.js';
 import { ALLOWED_CLOCK_SKEW_MS } from './clock.js';
 import type { RonCheckContext } from './context.js';
+import { notarySignatureProven } from './document-signatures.js';
 import { fail, judged, pass, quote } from './outcome.js';
 
 const CHECK_ID = 'ron.seal';
@@ -23,6 +24,13 @@ export function checkSeal(ctx: RonCheckContext): CheckOutcome {
     );
   }
   if (ron.sealScheme === undefined) {
+    if (ctx.profile.documentSignatures?.provesOpaqueSeal && provenByDocument(ctx)) {
+      return pass(
+        CHECK_ID,
+        `no sealScheme: the seal of provider ${quote(ron.provider)} is opaque, but the document ` +
+          `(${ctx.docHash}) carries the registered notary's verified signature (doc.signatures)`,
+      );
+    }
     return judged(
       CHECK_ID,
       ctx.profile.opaqueSeal,
@@ -31,6 +39,11 @@ export function checkSeal(ctx: RonCheckContext): CheckOutcome {
     );
   }
   return checkSignedSeal(ctx, ctx.notary);
+}
+
+/** The registered notary's verified signature covers exactly the document the request names. */
+function provenByDocument(ctx: RonCheckContext): boolean {
+  return ctx.document?.digest === ctx.docHash && notarySignatureProven(ctx);
 }
 
 function checkSignedSeal(ctx: RonCheckContext, notary: NotaryRecord): CheckOutcome {

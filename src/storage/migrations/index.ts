@@ -24,6 +24,7 @@ import * as m022 from './022_deployment_gates.js';
 import * as m023 from './023_receipt_state_detail.js';
 import * as m024 from './024_proven_ci_receipts.js';
 import * as m025 from './025_webhooks.js';
+import * as m026 from './026_notary_certificates.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '023_receipt_state_detail': m023,
   '024_proven_ci_receipts': m024,
   '025_webhooks': m025,
+  '026_notary_certificates': m026,
 };
 
 /** The migrations up to and including `last` (all of them by default). */

@@ -123,6 +123,15 @@ export const notaryStoreContract: Contract = (stores) => {
     const record = notary(tenant, 'n-1');
     await stores().notaries.upsert(record);
     expect(await stores().notaries.find(tenant, 'n-1')).toEqual(record);
+  });
+
+  it('keeps a registered signing certificate with the notary, and drops it when re-added without', async () => {
+    const tenant = unique('tenant');
+    const record = notary(tenant, 'n-1', { certificateDer: 'MIIBcert' });
+    await stores().notaries.upsert(record);
+    expect(await stores().notaries.find(tenant, 'n-1')).toEqual(record);
+    await stores().notaries.upsert(notary(tenant, 'n-1'));
+    expect((await stores().notaries.find(tenant, 'n-1'))?.certificateDer).toBeUndefined();
     expect(await stores().notaries.find(unique('other'), 'n-1')).toBeUndefined();
     expect(await stores().notaries.find(tenant, 'n-2')).toBeUndefined();
   });
@@ -183,6 +192,36 @@ export const tenantPolicyStoreContract: Contract = (stores) => {
     const tenant = unique('tenant');
     await stores().tenantPolicies.setCiRepositories(tenant, []);
     expect((await stores().tenantPolicies.ciPolicy(tenant)).repositories).toEqual([]);
+  });
+
+  it('keeps notary trust anchors and the signer rule apart from the CI policy; clear removes both', async () => {
+    const tenant = unique('tenant');
+    expect(await stores().tenantPolicies.notaryTrust(tenant)).toBeUndefined();
+    await stores().tenantPolicies.setNotaryTrust(tenant, {
+      anchors: ['MIIBa', 'MIIBb'],
+      signer: 'subject',
+    });
+    expect(await stores().tenantPolicies.notaryTrust(tenant)).toEqual({
+      anchors: ['MIIBa', 'MIIBb'],
+      signer: 'subject',
+    });
+    expect(await stores().tenantPolicies.ciPolicy(tenant)).toEqual({});
+    await stores().tenantPolicies.setNotaryTrust(tenant, {
+      anchors: ['MIIBc'],
+      signer: 'certificate',
+    });
+    expect(await stores().tenantPolicies.notaryTrust(tenant)).toEqual({
+      anchors: ['MIIBc'],
+      signer: 'certificate',
+    });
+    expect(await stores().tenantPolicies.clear(tenant)).toBe(true);
+    expect(await stores().tenantPolicies.notaryTrust(tenant)).toBeUndefined();
+    await stores().tenantPolicies.setNotaryTrust(tenant, {
+      anchors: ['MIIBc'],
+      signer: 'certificate',
+    });
+    await stores().tenantPolicies.setNotaryTrust(tenant, undefined);
+    expect(await stores().tenantPolicies.notaryTrust(tenant)).toBeUndefined();
   });
 
   it('forgets a policy left with neither repositories nor profile', async () => {

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
+import { documentSignatureText } from '../document/report.js';
+import { readDocumentSignatures } from '../pdf/document-signatures.js';
 import type { PdfSignature } from '../pdf/signature.js';
 import { readBundle } from '../read.js';
 import { MAX_TLOG_PROOF_BYTES } from '../log/tlog-proof.js';
@@ -50,7 +53,8 @@ Trust roots (at least one):
 Options:
   PROOF.tlog-proof         a C2SP tlog-proof of the receipt (also --tlog-proof FILE), for a bundle
                            saved before it was anchored
-  --artifact FILE          the document itself: its SHA-256 must be the receipt's subject
+  --artifact FILE          the document itself: its SHA-256 must be the receipt's subject;
+                           a signed PDF's own signatures are listed under the verdict
   --tsa-cert FILE          pin a time-stamp authority's certificate (PEM; repeatable): the bundle's
                            RFC 3161 tokens must verify and match its checkpoint; reports the
                            earliest independent time the receipt existed
@@ -119,6 +123,21 @@ function tsaCertificates(files: readonly string[]): Uint8Array[] {
   });
 }
 
+/**
+ * The signatures of an --artifact that is a PDF (a notarised deed), shown under the verdict: they
+ * do not change it. Undefined for an artifact that is not a PDF or is larger than a receipt may be.
+ */
+async function artifactSignatures(file: string): Promise<string[] | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileBounded(file, MAX_PDF_BYTES, 'a document'));
+  } catch {
+    return undefined;
+  }
+  if (!/^%PDF-/.test(String.fromCharCode(...bytes.subarray(0, 5)))) return undefined;
+  return documentSignatureText(await readDocumentSignatures(bytes), path.basename(file));
+}
+
 /** What a PDF's reading gives the verifier: its printed text and its signature. */
 function pdfOf(
   read: { printed?: { text: string }; signature?: PdfSignature },
@@ -185,7 +204,8 @@ async function run(o: Options, io: Io): Promise<number> {
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
   });
   const verdict = withCiPolicy(authentic, o.ci);
-  printVerdict(io, verdict, o.json);
+  const signatures = o.artifact ? await artifactSignatures(o.artifact) : undefined;
+  printVerdict(io, verdict, o.json, signatures);
   if (verdict.insecure)
     io.err('WARNING: --insecure-ignore-trust: this proves the file is intact, not who made it');
   return verdict.exitCode;

@@ -11,9 +11,16 @@ export interface Io {
   err(line: string): void;
 }
 
-export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
+export function printVerdict(
+  io: Io,
+  verdict: Verdict,
+  json: boolean,
+  /** The --artifact's own signatures (a signed PDF), shown under the verdict. */
+  documentSignatures?: string[],
+): void {
   if (json) {
-    io.out(JSON.stringify(jsonReport(verdict)));
+    const report = jsonReport(verdict);
+    io.out(JSON.stringify(documentSignatures ? { ...report, documentSignatures } : report));
     return;
   }
   const plain = plainVerdict(verdict);
@@ -41,6 +48,7 @@ export function printVerdict(io: Io, verdict: Verdict, json: boolean): void {
   }
   io.out(plain.line);
   if (plain.technical) io.out(`  ${plain.technical}`);
+  for (const line of documentSignatures ?? []) io.out(line);
 }
 
 /** A step on one line; a failing or warning one in plain words first, its detail under it. */

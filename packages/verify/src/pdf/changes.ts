@@ -19,6 +19,14 @@ export interface Signed {
   roles: Roles;
   root: number;
   referenced: Set<number>;
+  /**
+   * Further approval signatures are allowed too (a document several parties sign in turn, ISO
+   * 32000-1 12.8.2.2 DocMDP P 2 and 3): a new signature field whose value is a signature
+   * dictionary, its widget appended to a page's annotations, visible or not.
+   */
+  furtherSignatures?: boolean;
+  /** The numbers the objects of the revisions reviewed so far refer to (filled in by the review). */
+  laterReferences?: Set<number>;
 }
 
 export interface Review {
@@ -57,16 +65,26 @@ export function reviewRevision(
   const dssBefore = reachable(prev, before.get(key('DSS')));
   if (dss.size > 0 && !same(before.get(key('DSS')), after.get(key('DSS'))))
     additions.push('a DSS dictionary');
-  const form = reviewForm(prev, cur, before, after);
+  const form = reviewForm(prev, cur, before, after, signed.furtherSignatures === true);
   violations.push(...form.violations);
   additions.push(...form.additions);
+  // what refers to an object now: the signed document, or an object a later revision wrote
+  const later = signed.laterReferences;
+  if (later) {
+    for (const c of changes) for (const ref of refsIn(c.after)) later.add(ref);
+    for (const ref of refsIn(cur.trailer)) later.add(ref);
+  }
   for (const change of changes) {
     const { num } = change;
     if (num === signed.root) violations.push(...catalogChanges(before, after));
     else if (form.handled.has(num)) continue;
     else if (change.before === undefined) {
       const problem = newObject(change, signed, dss, form.parts);
-      if (problem) violations.push(problem);
+      // signing software leaves objects nothing refers to (poppler: unused appearance streams)
+      const orphan =
+        signed.furtherSignatures && !signed.referenced.has(num) && later && !later.has(num);
+      if (problem && orphan) additions.push(`object ${num}, which nothing refers to`);
+      else if (problem) violations.push(problem);
     } else if (!signed.state.inUse(num) && dss.has(num) && dssBefore.has(num)) continue;
     else if (!annotsExtended(prev, cur, change, form.parts))
       violations.push(describe(change, signed));
@@ -145,7 +163,13 @@ interface FormReview extends Review {
   parts: Set<number>;
 }
 
-function reviewForm(prev: State, cur: State, catBefore: PDFDict, catAfter: PDFDict): FormReview {
+function reviewForm(
+  prev: State,
+  cur: State,
+  catBefore: PDFDict,
+  catAfter: PDFDict,
+  furtherSignatures: boolean,
+): FormReview {
   const review: FormReview = {
     violations: [],
     additions: [],
@@ -181,12 +205,20 @@ function reviewForm(prev: State, cur: State, catBefore: PDFDict, catAfter: PDFDi
     const num = refNum(field);
     const problem =
       num === undefined || prev.inUse(num) ? 'is not a new object' : timeStampProblem(cur, num);
-    if (problem) {
+    const signature =
+      problem !== undefined && num !== undefined && furtherSignatures && !prev.inUse(num)
+        ? signatureField(cur, num)
+        : false;
+    if (problem && !signature) {
       review.violations.push(`adds a form field${num ? ` (object ${num})` : ''} that ${problem}`);
       continue;
     }
     for (const part of reachable(cur, field)) if (!prev.inUse(part)) review.parts.add(part);
-    review.additions.push(`a document time-stamp (field object ${num})`);
+    review.additions.push(
+      signature
+        ? `a signature (field object ${num})`
+        : `a document time-stamp (field object ${num})`,
+    );
   }
   return review;
 }
@@ -213,6 +245,16 @@ function timeStampProblem(cur: State, num: number): string | undefined {
     if (rect.length > 0 && x1 !== x2 && y1 !== y2) return 'is visible on a page';
   }
   return undefined;
+}
+
+/** Whether field `num` is a signature field whose value is a signature dictionary. */
+function signatureField(cur: State, num: number): boolean {
+  const field = dictOf(cur.object(num));
+  if (!field || name(field, 'FT') !== 'Sig') return false;
+  const value = dictOf(cur.resolve(field.get(key('V'))));
+  return (
+    value !== undefined && value.has(key('ByteRange')) && name(value, 'Type') !== 'DocTimeStamp'
+  );
 }
 
 function newObject(

@@ -86,7 +86,7 @@ async function judge(file: Uint8Array): Promise<PdfSignature> {
 }
 
 /** A later document time-stamp that does not cover its own revision, or not with a token over it. */
-function timeStampProblems(stamp: Found, file: Uint8Array, revisions: Revision[]): string[] {
+export function timeStampProblems(stamp: Found, file: Uint8Array, revisions: Revision[]): string[] {
   const where = `revision ${stamp.revision} of ${revisions.length}`;
   const raw = rawSignature(stamp.dict);
   if (typeof raw === 'string') return [`${where}: ${raw}`];
@@ -100,7 +100,7 @@ function timeStampProblems(stamp: Found, file: Uint8Array, revisions: Revision[]
 }
 
 /** Every dictionary with a /ByteRange that some revision lists, at the first revision listing it. */
-function signatureDictionaries(reader: ObjectReader, revisions: Revision[]): Found[] {
+export function signatureDictionaries(reader: ObjectReader, revisions: Revision[]): Found[] {
   const found: Found[] = [];
   const seen = new Set<string>();
   for (const revision of revisions) {
@@ -121,7 +121,7 @@ function signatureDictionaries(reader: ObjectReader, revisions: Revision[]): Fou
   return found;
 }
 
-function rawSignature(dict: PDFDict): RawPdfSignature | string {
+export function rawSignature(dict: PDFDict): RawPdfSignature | string {
   const range = dict.get(PDFName.of('ByteRange'));
   const contents = dict.get(PDFName.of('Contents'));
   const numbers =
@@ -142,7 +142,11 @@ function rawSignature(dict: PDFDict): RawPdfSignature | string {
  * `[0 a b c]`: from the start to the `<` of the dictionary's own /Contents, then from after its
  * `>` for c bytes. The gap must lie inside the signature dictionary, so nothing else is unsigned.
  */
-function coveredLength(range: readonly number[], sig: Found, file: Uint8Array): number | string {
+export function coveredLength(
+  range: readonly number[],
+  sig: Found,
+  file: Uint8Array,
+): number | string {
   const [start, a = 0, b = 0, c = 0] = range;
   const whole = [a, b, c].every((n) => Number.isSafeInteger(n) && n > 0);
   const inside = sig.extent !== undefined && sig.extent.start < a && b < sig.extent.end;
@@ -155,13 +159,19 @@ function coveredLength(range: readonly number[], sig: Found, file: Uint8Array): 
 }
 
 /** Every revision after the signed one, reviewed; bytes after the last revision are named. */
-function reviewLater(
+export function reviewLater(
   reader: ObjectReader,
   revisions: Revision[],
   signedRevision: Revision,
   length: number,
+  furtherSignatures = false,
 ): { violations: string[]; additions: string[] } {
   const total = revisions.length;
+  const last = revisions[total - 1];
+  const trailing =
+    last && last.end < length ? [`bytes ${last.end}-${length} follow the last revision`] : [];
+  // nothing follows the signed revision: no later change to review (and no object walk to pay)
+  if (signedRevision.number === total) return { violations: trailing, additions: [] };
   const state = new State(reader, revisions, signedRevision.number);
   const root = state.trailer.get(PDFName.of('Root'));
   if (!(root instanceof PDFRef)) throw new Unreadable('the signed revision has no catalog');
@@ -170,6 +180,8 @@ function reviewLater(
     roles: rolesOf(state, root.objectNumber),
     root: root.objectNumber,
     referenced: referencedBy(state),
+    furtherSignatures,
+    laterReferences: new Set(),
   };
   const violations: string[] = [];
   const additions: string[] = [];
@@ -186,9 +198,7 @@ function reviewLater(
     }
     prev = cur;
   }
-  const last = revisions[total - 1];
-  if (last && last.end < length)
-    violations.push(`bytes ${last.end}-${length} follow the last revision`);
+  violations.push(...trailing);
   return { violations, additions };
 }
 

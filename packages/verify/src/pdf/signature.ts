@@ -10,11 +10,12 @@ import {
   readWhole,
   sequence,
   TAG,
+  timeOf,
   unsignedInteger,
   type DerNode,
 } from '../timestamp/der.js';
 import { hashName, verifySignature } from '../timestamp/signature.js';
-import { certificateFingerprint, parseCertificate } from '../timestamp/x509.js';
+import { certificateFingerprint, parseCertificate, type Certificate } from '../timestamp/x509.js';
 
 /**
  * The PAdES signature of a PDF receipt (ISO 32000-1 12.8, ETSI EN 319 142-1): the signature
@@ -54,6 +55,8 @@ const OID = {
   signedData: '1.2.840.113549.1.7.2',
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
+  signingTime: '1.2.840.113549.1.9.5',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 };
 
 const DIGESTS: Record<string, (data: Uint8Array) => Uint8Array> = {
@@ -69,16 +72,44 @@ const DIGESTS: Record<string, (data: Uint8Array) => Uint8Array> = {
  * caller (./revision-check.ts).
  */
 export async function checkCms(raw: RawPdfSignature, file: Uint8Array): Promise<PdfSignature> {
+  const checked = await verifyCms(raw, file);
+  if (!checked.ok) return { present: true, ok: false, reason: checked.reason };
+  return {
+    present: true,
+    ok: true,
+    certificate: certificateFingerprint(checked.signer.der),
+    signer: checked.signer.commonName ?? 'unnamed signer',
+  };
+}
+
+/** A CMS signature that verified, with what a judge of its signer needs. */
+export interface CmsSigner {
+  ok: true;
+  signer: Certificate;
+  /** Every certificate the SignedData carries (the signer's included). */
+  certificates: Certificate[];
+  /** The signed signingTime attribute (RFC 5652 11.3), when there is one. */
+  signingTime: Date | undefined;
+  /** The signature value, which a signature time-stamp token stamps. */
+  signatureValue: Uint8Array;
+  /** The unsigned id-aa-signatureTimeStampToken attribute's token (DER), when present. */
+  timeStampToken: Uint8Array | undefined;
+}
+
+export type CmsCheck = CmsSigner | { ok: false; reason: string };
+
+/** `checkCms` with the signer's certificate, its bag and its times; never throws on bad DER. */
+export async function verifyCms(raw: RawPdfSignature, file: Uint8Array): Promise<CmsCheck> {
   try {
     return await checkSignedData(raw, file);
   } catch (err) {
     if (!(err instanceof DerError)) throw err;
-    return { present: true, ok: false, reason: `the signature is malformed (${err.message})` };
+    return { ok: false, reason: `the signature is malformed (${err.message})` };
   }
 }
 
-async function checkSignedData(raw: RawPdfSignature, file: Uint8Array): Promise<PdfSignature> {
-  const fail = (reason: string): PdfSignature => ({ present: true, ok: false, reason });
+async function checkSignedData(raw: RawPdfSignature, file: Uint8Array): Promise<CmsCheck> {
+  const fail = (reason: string): CmsCheck => ({ ok: false, reason });
   // /Contents is zero-padded after the DER value
   const [type, wrapped] = sequence(readWhole(readNode(raw.contents).bytes), 'ContentInfo');
   if (oidOf(type) !== OID.signedData) return fail('the signature is not a CMS SignedData');
@@ -102,24 +133,49 @@ async function checkSignedData(raw: RawPdfSignature, file: Uint8Array): Promise<
   if (!signer) return fail('the signing certificate is not in the signature');
   const digestAlgorithm = oidOf(sequence(info[2], 'digestAlgorithm')[0]);
   const signedAttrs = expect(info[3], ctx(0), 'signedAttrs');
-  const problem = attributesProblem(signedAttrs, digestAlgorithm, signedBytes(raw, file));
+  const attrs = attributesOf(signedAttrs);
+  const problem = await attributesProblem(attrs, digestAlgorithm, signedBytes(raw, file));
   if (problem) return fail(problem);
   const data = new Uint8Array(signedAttrs.bytes);
   data[0] = TAG.set; // RFC 5652 5.4: the signature is over the explicit SET OF tag
+  const signatureValue = expect(info[5], TAG.octetString, 'signature').value;
   const verified = await verifySignature({
     spki: signer.spki,
     algorithm: oidOf(sequence(info[4], 'signatureAlgorithm')[0]),
     digestAlgorithm,
-    signature: expect(info[5], TAG.octetString, 'signature').value,
+    signature: signatureValue,
     data,
   });
   if (!verified) return fail('the signature does not verify under its certificate');
+  const time = attrs.get(OID.signingTime);
+  const unsigned = info[6]?.tag === ctx(1) ? attributesOf(info[6]) : new Map();
   return {
-    present: true,
     ok: true,
-    certificate: certificateFingerprint(signer.der),
-    signer: signer.commonName ?? 'unnamed signer',
+    signer,
+    certificates,
+    signingTime: time ? timeOf(time) : undefined,
+    signatureValue,
+    timeStampToken: unsigned.get(OID.signatureTimeStampToken)?.bytes,
   };
+}
+
+function attributesOf(node: DerNode): Map<string, DerNode | undefined> {
+  const attrs = new Map<string, DerNode | undefined>();
+  for (const attribute of children(node, 32)) {
+    const [type, values] = sequence(attribute, 'attribute');
+    attrs.set(oidOf(type), sequence(values, 'attribute values', TAG.set)[0]);
+  }
+  return attrs;
+}
+
+/** The platform's digest (a megabyte in a few milliseconds) where there is one, else noble's. */
+async function digestOf(
+  name: string,
+  fallback: (data: Uint8Array) => Uint8Array,
+  data: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array> {
+  const subtle = globalThis.crypto?.subtle;
+  return subtle ? new Uint8Array(await subtle.digest(name, data)) : fallback(data);
 }
 
 function signedBytes(raw: RawPdfSignature, file: Uint8Array): Uint8Array[] {
@@ -127,16 +183,11 @@ function signedBytes(raw: RawPdfSignature, file: Uint8Array): Uint8Array[] {
   return [file.subarray(0, a), file.subarray(b, b + c)];
 }
 
-function attributesProblem(
-  node: DerNode,
+async function attributesProblem(
+  attrs: Map<string, DerNode | undefined>,
   digestAlgorithm: string,
   ranges: readonly Uint8Array[],
-): string | undefined {
-  const attrs = new Map<string, DerNode | undefined>();
-  for (const attribute of children(node, 32)) {
-    const [type, values] = sequence(attribute, 'attribute');
-    attrs.set(oidOf(type), sequence(values, 'attribute values', TAG.set)[0]);
-  }
+): Promise<string | undefined> {
   const type = attrs.get(OID.contentType);
   if (!type || oidOf(type) !== OID.data) return 'the signed content type is not id-data';
   const hash = hashName(digestAlgorithm);
@@ -151,7 +202,7 @@ function attributesProblem(
     at += r.length;
   }
   const value = expect(messageDigest, TAG.octetString, 'messageDigest').value;
-  return equalBytes(value, digest(signed))
+  return equalBytes(value, await digestOf(hash as string, digest, signed))
     ? undefined
     : 'the signed bytes were changed (the message digest does not match)';
 }

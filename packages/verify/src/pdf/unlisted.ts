@@ -15,14 +15,26 @@ const MAX_RAW_SIGNATURES = 64;
 /** Unlisted objects named in one report. */
 const MAX_UNLISTED = 4;
 
+const BYTE_RANGE = new TextEncoder().encode('/ByteRange');
+
+/** The first offset from `from` where `word` occurs in `bytes`, or -1 (no text copy of the file). */
+function find(bytes: Uint8Array, word: Uint8Array, from: number): number {
+  const first = word[0] ?? 0;
+  for (let at = bytes.indexOf(first, from); at >= 0; at = bytes.indexOf(first, at + 1)) {
+    let i = 1;
+    while (i < word.length && bytes[at + i] === word[i]) i += 1;
+    if (i === word.length) return at;
+  }
+  return -1;
+}
+
 /** A `/ByteRange` in the file's bytes that no listed signature dictionary holds. */
 export function unlistedSignature(
   file: Uint8Array,
   found: readonly { extent: { start: number; end: number } | undefined }[],
 ): string | undefined {
-  const text = latin1(file);
   let count = 0;
-  for (let at = text.indexOf('/ByteRange'); at >= 0; at = text.indexOf('/ByteRange', at + 1)) {
+  for (let at = find(file, BYTE_RANGE, 0); at >= 0; at = find(file, BYTE_RANGE, at + 1)) {
     if (++count > MAX_RAW_SIGNATURES) return 'the PDF holds too many signature dictionaries';
     const listed = found.some((f) => f.extent && f.extent.start <= at && at < f.extent.end);
     if (!listed) {

@@ -34,18 +34,72 @@ export async function checkTsaPath(
   pinned: readonly Certificate[],
   at: Date,
 ): Promise<PathCheck> {
-  const leaf = tsaProblem(signer) ?? certificateProblem(signer, at);
-  if (leaf) return { ok: false, reason: `${nameOf(signer, 0, 1)} ${leaf}` };
+  return checkPath(signer, bag, pinned, at, { role: 'TSA', leafProblem: tsaProblem });
+}
+
+/**
+ * The same path rule for the signer of a document (a notary's PAdES or PKCS#7 signature): its
+ * certificate, when it carries a keyUsage, may sign (digitalSignature or nonRepudiation), and when
+ * it carries an extended key usage, lists a document-signing purpose; every issuer up to a trust
+ * anchor is checked exactly as for a TSA, at the signing time.
+ */
+export async function checkSignerPath(
+  signer: Certificate,
+  bag: readonly Certificate[],
+  anchors: readonly Certificate[],
+  at: Date,
+): Promise<PathCheck> {
+  return checkPath(signer, bag, anchors, at, { role: 'signer', leafProblem: signerProblem });
+}
+
+interface Rule {
+  /** How reports name the leaf ("the TSA certificate", "the signer certificate"). */
+  role: string;
+  leafProblem: (cert: Certificate) => string | undefined;
+}
+
+async function checkPath(
+  signer: Certificate,
+  bag: readonly Certificate[],
+  pinned: readonly Certificate[],
+  at: Date,
+  rule: Rule,
+): Promise<PathCheck> {
+  const leaf = rule.leafProblem(signer) ?? certificateProblem(signer, at);
+  if (leaf) return { ok: false, reason: `${nameOf(signer, 0, 1, rule.role)} ${leaf}` };
   if (pinned.some((p) => equalBytes(p.der, signer.der))) return { ok: true, path: [signer] };
   const { paths, cut } = await candidatePaths(signer, bag, pinned);
   let first: string | undefined;
   for (const path of paths) {
-    const problem = pathProblem(path, at);
+    const problem = pathProblem(path, at, rule.role);
     if (!problem) return { ok: true, path };
     first ??= problem;
   }
-  const unpinned = "the TSA's certificate is not pinned nor issued by a pinned certificate";
+  const unpinned = `the ${rule.role}'s certificate is not pinned nor issued by a pinned certificate`;
   return { ok: false, reason: first ?? (cut ? `${unpinned} within ${cut}` : unpinned) };
+}
+
+/** Extended key usages that allow signing documents (any of them, when the extension is there). */
+const DOCUMENT_SIGNING = new Set([
+  '2.5.29.37.0', // anyExtendedKeyUsage
+  '1.3.6.1.5.5.7.3.4', // emailProtection (S/MIME certificates sign PDFs in practice)
+  '1.3.6.1.5.5.7.3.36', // id-kp-documentSigning (RFC 9336)
+  '1.2.840.113583.1.1.5', // Adobe Authentic Documents Trust
+  '1.3.6.1.4.1.311.10.3.12', // Microsoft document signing
+]);
+
+/** What makes a certificate unfit to sign a document, if anything. */
+function signerProblem(cert: Certificate): string | undefined {
+  const usage = cert.extensions.keyUsage;
+  const signing = KEY_USAGE.digitalSignature | KEY_USAGE.nonRepudiation;
+  if (usage !== undefined && (usage & signing) === 0) {
+    return 'has a keyUsage without digitalSignature or nonRepudiation';
+  }
+  const eku = cert.extensions.extKeyUsage;
+  if (eku && !eku.purposes.some((p) => DOCUMENT_SIGNING.has(p))) {
+    return `is not for signing documents (its extended key usage lists ${eku.purposes.join(', ')})`;
+  }
+  return undefined;
 }
 
 /** What makes a certificate unfit to sign time-stamps (RFC 3161 2.3), if anything. */
@@ -75,20 +129,20 @@ function certificateProblem(cert: Certificate, at: Date): string | undefined {
 }
 
 /** What makes `path[i]` (i > 0) unfit to issue `path[i - 1]`, if anything. */
-function issuerProblem(path: readonly Certificate[], i: number): string | undefined {
+function issuerProblem(path: readonly Certificate[], i: number, role: string): string | undefined {
   const cert = path[i];
   const below = path[i - 1];
   if (!cert || !below) return 'is missing';
   const constraints = cert.extensions.basicConstraints;
   if (!constraints?.ca) {
     const why = constraints ? 'basicConstraints CA:FALSE' : 'no basicConstraints';
-    return `is not a CA (${why}) yet issued ${nameOf(below, i - 1, path.length)}`;
+    return `is not a CA (${why}) yet issued ${nameOf(below, i - 1, path.length, role)}`;
   }
   const usage = cert.extensions.keyUsage;
   if (usage !== undefined && (usage & KEY_USAGE.keyCertSign) === 0) {
     return 'may not sign certificates (its keyUsage lacks keyCertSign)';
   }
-  // RFC 5280 4.2.1.9: intermediates below it, self-issued ones not counted, the TSA's neither
+  // RFC 5280 4.2.1.9: intermediates below it, self-issued ones not counted, the leaf neither
   const intermediates = path.slice(1, i).filter((c) => !equalBytes(c.issuer, c.subject)).length;
   if (constraints.pathLen !== undefined && intermediates > constraints.pathLen) {
     return `allows ${constraints.pathLen} intermediate certificate(s) below it (pathLenConstraint), the path has ${intermediates}`;
@@ -96,12 +150,12 @@ function issuerProblem(path: readonly Certificate[], i: number): string | undefi
   return undefined;
 }
 
-function pathProblem(path: readonly Certificate[], at: Date): string | undefined {
+function pathProblem(path: readonly Certificate[], at: Date, role: string): string | undefined {
   for (let i = 1; i < path.length; i += 1) {
     const cert = path[i];
     if (!cert) break;
-    const problem = issuerProblem(path, i) ?? certificateProblem(cert, at);
-    if (problem) return `${nameOf(cert, i, path.length)} ${problem}`;
+    const problem = issuerProblem(path, i, role) ?? certificateProblem(cert, at);
+    if (problem) return `${nameOf(cert, i, path.length, role)} ${problem}`;
   }
   return undefined;
 }
@@ -152,9 +206,13 @@ async function candidatePaths(
 }
 
 /** How a report names the certificate at `index` of a path of `length`. */
-function nameOf(cert: Certificate, index: number, length: number): string {
+function nameOf(cert: Certificate, index: number, length: number, leaf: string): string {
   const role =
-    index === 0 ? 'the TSA certificate' : index === length - 1 ? 'the pinned' : 'the intermediate';
+    index === 0
+      ? `the ${leaf} certificate`
+      : index === length - 1
+        ? 'the pinned'
+        : 'the intermediate';
   const name = `"${cert.commonName ?? 'unnamed'}"`;
   return index === 0 ? `${role} ${name}` : `${role} certificate ${name}`;
 }

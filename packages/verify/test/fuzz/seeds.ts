@@ -79,6 +79,37 @@ export async function cmsSeeds(): Promise<Uint8Array[]> {
     .map((pdf) => readNode(rawSignature(pdf).contents).bytes);
 }
 
+/**
+ * The receipt PDFs with their CMS written again as NSS-based signers write it (BER: every
+ * constructed value with an indefinite length and an end-of-contents marker), in place, for the
+ * document-signature target. Written here by hand, not by the reader under test.
+ */
+export async function berSignedSeeds(): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const pdf of pdfSeeds().slice(0, 3)) {
+    const latin1 = Buffer.from(pdf).toString('latin1');
+    const hex = /\/Contents\s*<([0-9A-Fa-f]+)>/.exec(latin1);
+    if (!hex?.[1]) continue;
+    const der = readNode(Buffer.from(hex[1], 'hex')).bytes;
+    const ber = Buffer.from(indefinite(der)).toString('hex');
+    if (ber.length > hex[1].length) continue;
+    const at = (hex.index ?? 0) + hex[0].indexOf('<') + 1;
+    const replaced =
+      latin1.slice(0, at) + ber.padEnd(hex[1].length, '0') + latin1.slice(at + hex[1].length);
+    out.push(new Uint8Array(Buffer.from(replaced, 'latin1')));
+  }
+  return out;
+}
+
+/** A DER value with each constructed SEQUENCE, SET or [n] re-encoded with an indefinite length. */
+function indefinite(der: Uint8Array): Uint8Array {
+  const node = readNode(der);
+  if ((node.tag & 0x20) === 0 || node.tag === 0x31) return node.bytes; // SET OF attributes stays DER
+  const parts = children(node, 1024).map((c) => indefinite(c.bytes));
+  const body = Buffer.concat(parts.map((p) => Buffer.from(p)));
+  return Buffer.concat([Buffer.from([node.tag, 0x80]), body, Buffer.from([0, 0])]);
+}
+
 export const tokenSeeds = (): Uint8Array[] => [read(join(HERE, 'seeds/tsa-token.der'))];
 export const tokenData = (): Uint8Array => read(join(HERE, 'seeds/tsa-token.data'));
 export const tokenCaPem = (): string => text(join(HERE, 'seeds/tsa-ca.pem'));

@@ -6,6 +6,8 @@ import { parseTlogProof } from '../../src/log/tlog-proof.js';
 import { readPdfReceipt } from '../../src/pdf/attachment.js';
 import { loadPdf } from '../../src/pdf/load.js';
 import { checkPdfRevisions } from '../../src/pdf/revision-check.js';
+import { readDocumentSignatures } from '../../src/pdf/document-signatures.js';
+import { documentText } from '../../src/document/text.js';
 import { checkCms } from '../../src/pdf/signature.js';
 import { contentText } from '../../src/pdf/text.js';
 import { MAX_BUNDLE_BYTES, readBundle } from '../../src/read.js';
@@ -115,6 +117,17 @@ export const TARGETS: FuzzTarget[] = [
         throw new Error('checkPdfRevisions answered without a typed result');
       }
       return checked;
+    },
+    ciRuns: 30,
+  },
+  {
+    name: 'pdf-document',
+    parser:
+      'a signed document (a notarised deed): every signature of every revision, BER or DER CMS, what follows each, and the printed text (pdf/document-signatures.ts, pdf/ber.ts, document/text.ts)',
+    seeds: async () => [...seeds.pdfSeeds(), ...(await seeds.berSignedSeeds())],
+    run: async (bytes) => {
+      const read = typedResult(await readDocumentSignatures(bytes), 'readDocumentSignatures');
+      return [read, typedResult(await documentText(bytes), 'documentText')];
     },
     ciRuns: 30,
   },
