@@ -102,10 +102,15 @@ async function warmUp(name: string, opts: Parameters<typeof load>[1]): Promise<F
   ];
 }
 
-/** The service's environment: sealed every 5 s (production default 60 s), for full tiles. */
+/**
+ * The service's environment: the quiet-log cadence every 5 s (production default 60 s), for full
+ * tiles, and the default batching window (SEAL_BATCH_MS 250: a seal whenever entries are pending)
+ * unless BENCH_SEAL_BATCH_MS sets another (0: only the 5 s cadence).
+ */
 function benchEnv(): Record<string, string> {
   return {
     ANCHOR_INTERVAL_MS: process.env.BENCH_ANCHOR_MS ?? '5000',
+    ...(process.env.BENCH_SEAL_BATCH_MS ? { SEAL_BATCH_MS: process.env.BENCH_SEAL_BATCH_MS } : {}),
     DATABASE_POOL_MAX: '20',
     METRICS_TOKEN,
   };

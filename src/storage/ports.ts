@@ -10,6 +10,7 @@ import type {
   DeploymentGateStore,
   RevocationStore,
   SealNotices,
+  CosignatureNotices,
   SigningKeyStore,
   TenantPolicyStore,
   TokenUseStore,
@@ -95,4 +96,6 @@ export interface Repositories {
   deploymentGates: DeploymentGateStore;
   /** Seals by any process on this store, as they commit (`Prefer: wait`, log-waiters.ts). */
   sealNotices: SealNotices;
+  /** Witness cosignatures stored by any process on this store (`Prefer: wait=N, witnessed`). */
+  cosignatureNotices: CosignatureNotices;
 }

@@ -53,7 +53,10 @@ function issueRoute(fastify: FastifyInstance): void {
       const record = await app.services.receipts.issueRon(tenant, request.body);
       const waited = await waitForLog(app, request, reply, tenant, record.id);
       if (!waited) return verificationResponseOf(record);
-      const answer = verificationResponseOf(waited.record);
+      const answer = {
+        ...verificationResponseOf(waited.record),
+        ...(waited.witnessing && { witnessing: waited.witnessing }),
+      };
       if (waited.logEntry) return { ...answer, logEntry: waited.logEntry };
       // the wait ran out: the answer says so where a client looks for the proof
       return answer.anchor.status === 'PENDING' && !answer.anchor.note
