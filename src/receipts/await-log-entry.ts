@@ -1,5 +1,5 @@
 import type { ReceiptBundleOf } from './bundle.js';
-import type { LogWaiters } from './log-waiters.js';
+import type { Attempt, LogWaiters } from './log-waiters.js';
 import type { ReceiptRecord } from './ports.js';
 import type { ReceiptService } from './service.js';
 
@@ -47,21 +47,12 @@ export async function awaitLogEntry(
   const policy = witnessed ? receipts.witnessQuorum : undefined;
   const deadline = Date.now() + waitMs;
   if (policy) {
-    return waiters.until<LogEntryAnswer>('witnessed', receiptId, deadline, async () => {
-      const record = await receipts.get(tenant, receiptId);
-      if (!record.hasProofArtifact) return { done: true, value: { record } };
-      const notYet = { witnessed: false, cosigners: [], ...policy };
-      if (record.anchor.leafIndex === null) {
-        return { done: false, value: { record, witnessing: notYet } };
-      }
-      const found = await receipts.witnessedBundleOf(record);
-      const { logEntry } = found.bundle;
-      const witnessing = { ...policy, witnessed: found.witnessed, cosigners: found.cosigners };
-      return {
-        done: found.witnessed,
-        value: { record, witnessing, ...(logEntry && { logEntry }) },
-      };
-    });
+    const look = witnessedLook(receipts, tenant, receiptId, policy);
+    const waited = await waiters.until('witnessed', receiptId, deadline, look);
+    // only cosignatures wake this wait: a seal that placed the receipt meanwhile is read once
+    // more when the time runs out, so the answer carries what exists then
+    if (!waited.record.hasProofArtifact || waited.witnessing?.witnessed) return waited;
+    return (await look()).value;
   }
   return waiters.until<LogEntryAnswer>('sealed', receiptId, deadline, async () => {
     const record = await receipts.get(tenant, receiptId);
@@ -72,4 +63,25 @@ export async function awaitLogEntry(
     }
     return { done: false, value: { record } };
   });
+}
+
+/** One look of a witnessed wait: done once the newest witnessed checkpoint holds the receipt. */
+function witnessedLook(
+  receipts: Receipts,
+  tenant: string,
+  receiptId: string,
+  policy: { witnesses: string[]; quorum: number },
+): () => Promise<Attempt<LogEntryAnswer>> {
+  return async () => {
+    const record = await receipts.get(tenant, receiptId);
+    if (!record.hasProofArtifact) return { done: true, value: { record } };
+    if (record.anchor.leafIndex === null) {
+      const witnessing = { witnessed: false, cosigners: [], ...policy };
+      return { done: false, value: { record, witnessing } };
+    }
+    const found = await receipts.witnessedBundleOf(record);
+    const { logEntry } = found.bundle;
+    const witnessing = { ...policy, witnessed: found.witnessed, cosigners: found.cosigners };
+    return { done: found.witnessed, value: { record, witnessing, ...(logEntry && { logEntry }) } };
+  };
 }
