@@ -18,7 +18,7 @@ import { waitForLog, waitRanOutNote } from '../wait-for-log.js';
 import { listItemOf, verificationReceiptJson, verificationResponseOf } from '../views.js';
 
 /** A body already JSON (checked against the schema when rendered): Fastify sends it as it is. */
-function sendSerialized(reply: FastifyReply, json: string): FastifyReply {
+function sendSerialized(reply: FastifyReply, json: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
