@@ -66,6 +66,12 @@ export interface Timekeeping {
  */
 export class AnchorService {
   private readonly tiles: TileReader;
+  /**
+   * The newest checkpoint read so far that the witness quorum cosigned. A cosigned checkpoint
+   * stays cosigned, so any receipt below its size has a witnessed proof in it without a read:
+   * the answers one cosignature completes ask the store once between them, not once each.
+   */
+  private newestWitnessed: CheckpointRecord | undefined;
 
   constructor(
     private readonly log: LogStore,
@@ -166,7 +172,12 @@ export class AnchorService {
     const policy = this.witnessQuorum;
     if (leafIndex === null) return undefined;
     if (!policy) return this.inclusion(position);
+    const known = this.newestWitnessed;
+    if (known && known.treeSize > leafIndex) return this.inclusionIn(leafIndex, known);
     const witnessed = await this.log.latestWitnessedCheckpoint(policy.witnesses, policy.quorum);
+    if (witnessed && witnessed.treeSize > (this.newestWitnessed?.treeSize ?? -1)) {
+      this.newestWitnessed = witnessed;
+    }
     if (witnessed && witnessed.treeSize > leafIndex) return this.inclusionIn(leafIndex, witnessed);
     return this.inclusion(position);
   }
