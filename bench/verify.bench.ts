@@ -27,6 +27,7 @@ import type { StoreConfig } from '../src/config.js';
 import { postmasterPids } from './cpu.js';
 import { load, printMedians, printTable, type Figures } from './harness.js';
 import { startBareRoute } from './processes.js';
+import { SEALING_EVERY_5S } from './sealer-run.js';
 import { WORKERS, dropStore, freshStore, startBenchService, type BenchService } from './service.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -56,8 +57,12 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
  * process and 1.0-1.2 ms on the next 10 s. The bare route warms within a fraction of a second.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
-/** Which runs, comma-separated (default all; for profiling one): BENCH_RUNS=verify,paced,get,tile */
-const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile').split(',');
+/**
+ * Which runs, comma-separated (default all; for profiling one):
+ * BENCH_RUNS=verify,paced,get,tile,sealer (`sealer`: the embedded store's POST /verify again on
+ * a fresh service that seals every 5 s only, bench/sealer-run.ts)
+ */
+const RUNS = (process.env.BENCH_RUNS ?? 'verify,paced,get,tile,sealer').split(',');
 
 /**
  * The bare route at full speed (the ceiling the ratios divide by) and, with the paced run, paced:
@@ -102,10 +107,15 @@ async function warmUp(name: string, opts: Parameters<typeof load>[1]): Promise<F
   ];
 }
 
-/** The service's environment: sealed every 5 s (production default 60 s), for full tiles. */
+/**
+ * The service's environment: the quiet-log cadence every 5 s (production default 60 s), for full
+ * tiles, and the default batching window (SEAL_BATCH_MS 250: a seal whenever entries are pending)
+ * unless BENCH_SEAL_BATCH_MS sets another (0: only the 5 s cadence).
+ */
 function benchEnv(): Record<string, string> {
   return {
     ANCHOR_INTERVAL_MS: process.env.BENCH_ANCHOR_MS ?? '5000',
+    ...(process.env.BENCH_SEAL_BATCH_MS ? { SEAL_BATCH_MS: process.env.BENCH_SEAL_BATCH_MS } : {}),
     DATABASE_POOL_MAX: '20',
     METRICS_TOKEN,
   };
@@ -188,6 +198,7 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
   try {
     const figures = await warmUp(`POST /verify, ${label}`, post);
     for (const name of RUNS) {
+      if (name === 'sealer') continue;
       const run = runs[name];
       if (!run) throw new Error(`unknown run ${name}`);
       figures.push(await run());
@@ -196,6 +207,37 @@ async function runStore(label: string, store: StoreConfig): Promise<Figures[]> {
   } finally {
     await wal?.end();
     await svc.server.stop();
+  }
+}
+
+/**
+ * The embedded store's POST /verify on a fresh service that seals every 5 s only (SEAL_BATCH_MS
+ * 0), warmed as the main run is (its cold run not reported): beside the main run, what sealing
+ * as entries arrive costs the issuances.
+ */
+async function sealerRun(): Promise<Figures[]> {
+  const store = freshStore('embedded');
+  try {
+    const svc = await startBenchService(store, {
+      scopes: ['verify', 'read'],
+      env: { ...benchEnv(), SEAL_BATCH_MS: '0' },
+    });
+    try {
+      const { post } = storeRuns('embedded', svc, {
+        url: svc.server.url,
+        headers: { 'x-api-key': svc.token },
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        serverPid: svc.server.child.pid,
+        metrics: { url: `${svc.server.url}/metrics`, token: METRICS_TOKEN },
+      });
+      await warmUp(SEALING_EVERY_5S, post);
+      return [await load(SEALING_EVERY_5S, post)];
+    } finally {
+      await svc.server.stop();
+    }
+  } finally {
+    await dropStore(store);
   }
 }
 
@@ -217,6 +259,7 @@ async function round(): Promise<Figures[]> {
     } finally {
       await dropStore(embedded);
     }
+    if (RUNS.includes('sealer')) rows.push(...(await sealerRun()));
   }
   if (STORES.includes('postgres')) {
     const pg = freshStore('postgres');

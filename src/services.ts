@@ -124,7 +124,7 @@ export async function createServices(
     keyRing,
     anchoring,
     receipts,
-    logWaiters: logWaitersOf(stores),
+    logWaiters: logWaitersOf(stores, anchoring),
     registerSigner,
     pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
     timestamping: time.timestamping,
@@ -189,10 +189,21 @@ function receiptServiceOf(
   });
 }
 
-/** `Prefer: wait` answers, woken by the store's seal notices and sharing one read per seal. */
-function logWaitersOf(stores: Repositories): LogWaiters {
+/**
+ * `Prefer: wait` answers, woken by the store's seal notices (and, for `witnessed`, its
+ * cosignature notices) and sharing one read per notice.
+ */
+function logWaitersOf(stores: Repositories, anchoring: AnchorService): LogWaiters {
+  const policy = anchoring.witnessQuorum;
   return new LogWaiters({
     sealed: { notices: stores.sealNotices, probe: (ids) => stores.receipts.sealedAmong(ids) },
+    witnessed: {
+      notices: stores.cosignatureNotices,
+      probe: async (ids) =>
+        policy
+          ? stores.receipts.witnessedAmong(ids, policy.witnesses, policy.quorum)
+          : stores.receipts.sealedAmong(ids),
+    },
   });
 }
 

@@ -66,6 +66,12 @@ export interface Timekeeping {
  */
 export class AnchorService {
   private readonly tiles: TileReader;
+  /**
+   * The newest checkpoint read so far that the witness quorum cosigned. A cosigned checkpoint
+   * stays cosigned, so any receipt below its size has a witnessed proof in it without a read:
+   * the answers one cosignature completes ask the store once between them, not once each.
+   */
+  private newestWitnessed: CheckpointRecord | undefined;
 
   constructor(
     private readonly log: LogStore,
@@ -139,18 +145,66 @@ export class AnchorService {
   ): Promise<InclusionEvidence | undefined> {
     const { leafIndex } = position;
     if (leafIndex === null) return undefined;
-    const latest = await this.log.latestCheckpoint();
-    if (!latest || latest.treeSize <= leafIndex) return undefined;
-    const proof = await inclusionProof(leafIndex, latest.treeSize, this.log.nodeStore());
+    return this.inclusionIn(leafIndex, await this.log.latestCheckpoint());
+  }
+
+  /**
+   * The witness quorum of the log's policy (names of the configured witnesses and how many of
+   * them must cosign); undefined when the policy requires none.
+   */
+  get witnessQuorum(): { witnesses: string[]; quorum: number } | undefined {
+    const quorum = this.witnessing?.quorum ?? 0;
+    if (!this.witnessing || quorum <= 0 || !this.enabled) return undefined;
+    return { witnesses: this.witnessing.witnesses.map((w) => w.name), quorum };
+  }
+
+  /**
+   * Inclusion in the newest checkpoint cosigned by the policy's witness quorum, when one covers
+   * the entry; else in the latest signed checkpoint (its `witnessed` false), or undefined while
+   * none covers it. Proving inclusion in a checkpoint older than the latest needs only the
+   * stored perfect subtrees below its size, so a witnessed answer never waits for the witnesses
+   * to catch up with seals made since.
+   */
+  async witnessedInclusion(
+    position: Pick<LeafPosition, 'leafIndex'>,
+  ): Promise<InclusionEvidence | undefined> {
+    const { leafIndex } = position;
+    const policy = this.witnessQuorum;
+    if (leafIndex === null) return undefined;
+    if (!policy) return this.inclusion(position);
+    const known = this.newestWitnessed;
+    if (known && known.treeSize > leafIndex) return this.inclusionIn(leafIndex, known);
+    const witnessed = await this.log.latestWitnessedCheckpoint(policy.witnesses, policy.quorum);
+    if (witnessed && witnessed.treeSize > (this.newestWitnessed?.treeSize ?? -1)) {
+      this.newestWitnessed = witnessed;
+    }
+    if (witnessed && witnessed.treeSize > leafIndex) return this.inclusionIn(leafIndex, witnessed);
+    return this.inclusion(position);
+  }
+
+  private async inclusionIn(
+    leafIndex: number,
+    checkpoint: CheckpointRecord | undefined,
+  ): Promise<InclusionEvidence | undefined> {
+    if (!checkpoint || checkpoint.treeSize <= leafIndex) return undefined;
+    const proof = await inclusionProof(leafIndex, checkpoint.treeSize, this.log.nodeStore());
     return {
       logIndex: leafIndex,
-      treeSize: latest.treeSize,
-      rootHash: hashToWire(latest.rootHash),
+      treeSize: checkpoint.treeSize,
+      rootHash: hashToWire(checkpoint.rootHash),
       inclusionProof: proofToWire(proof),
-      checkpoint: cosignedNote(latest),
-      ...(this.witnessing ? { witnessed: this.witnessed(latest) } : {}),
-      ...(await this.timestampsOf(latest.treeSize)),
+      checkpoint: cosignedNote(checkpoint),
+      ...(this.witnessing ? { witnessed: this.witnessed(checkpoint) } : {}),
+      ...(await this.timestampsOf(checkpoint.treeSize)),
     };
+  }
+
+  /** The configured witnesses whose cosignatures `evidence`'s checkpoint carries. */
+  cosignersOf(evidence: Pick<InclusionEvidence, 'checkpoint'>): string[] {
+    const lines = new Set(evidence.checkpoint.split('\n'));
+    return (this.witnessing?.witnesses ?? [])
+      .map((w) => w.name)
+      .filter((name) => [...lines].some((l) => l.startsWith(`\u2014 ${name} `)));
   }
 
   /** The checked RFC 3161 tokens over the checkpoint of `treeSize`, earliest first. */

@@ -49,8 +49,25 @@ export interface SealTransaction extends LogReader {
   recordCheckpoint(checkpoint: NewCheckpoint): Promise<void>;
 }
 
+/** A seal computed outside the store from the log at size `start`: its pages and checkpoint. */
+export interface SealWrite {
+  start: number;
+  pages: LeavesRecord[];
+  checkpoint: NewCheckpoint;
+}
+
 export interface LogStore extends LogReader, TileStore, WitnessStore {
+  /**
+   * Writes a prepared seal, all of it or nothing, if the log is still of size `start` (under
+   * the seal lock); false, nothing written, when another seal committed first.
+   */
+  commitSeal(seal: SealWrite): Promise<boolean>;
   checkpointAt(treeSize: number): Promise<CheckpointRecord | undefined>;
+  /** The newest checkpoint cosigned by at least `quorum` of `witnesses` (names), with its cosignatures. */
+  latestWitnessedCheckpoint(
+    witnesses: readonly string[],
+    quorum: number,
+  ): Promise<CheckpointRecord | undefined>;
   /** Runs `fn` holding the seal lock; everything it writes commits or rolls back together. */
   withSealLock<T>(fn: (tx: SealTransaction) => Promise<T>): Promise<T>;
   /** The oldest committed entries not yet in the log with a `seq` above `afterSeq` (any if undefined). */

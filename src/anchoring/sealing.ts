@@ -76,18 +76,17 @@ async function prepare(
 }
 
 /**
- * Writes a prepared seal in one transaction under the seal lock, if the log is still the size it
+ * Writes a prepared seal atomically (the store's `commitSeal`), if the log is still the size it
  * was prepared from (else another replica sealed first: false, nothing written). The entries are
  * still pending then: only a seal removes them from the queue, and every seal that does moves
  * the checkpoint. A crash before the commit leaves the log as it was, the entries pending.
  */
 function commit(log: LogStore, seal: PreparedSeal): Promise<boolean> {
-  return log.withSealLock(async (tx) => {
-    if (((await tx.latestCheckpoint())?.treeSize ?? 0) !== seal.start) return false;
-    for (const page of seal.pages) await tx.recordLeaves(page);
-    const { treeSize, rootHash, note } = seal;
-    await tx.recordCheckpoint({ treeSize, rootHash: Buffer.from(rootHash), note });
-    return true;
+  const { start, pages, treeSize, rootHash, note } = seal;
+  return log.commitSeal({
+    start,
+    pages,
+    checkpoint: { treeSize, rootHash: Buffer.from(rootHash), note },
   });
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, ExternalReceiptStatus } from './common.js';
 import { bounded, HttpUrl, LIMITS } from './limits.js';
-import { BundleLogEntry } from './log-entry.js';
+import { BundleLogEntry, WitnessingState } from './log-entry.js';
 import { CI_REQUEST_EXAMPLE, CI_RESPONSE_EXAMPLE } from './examples.js';
 
 /** §2.13 workflow-event adapter request: no additional properties at any level. */
@@ -40,6 +40,9 @@ export const CiVerificationResponse = z
     detailsUrl: z.url().optional(),
     logEntry: BundleLogEntry.optional().describe(
       "Only with `Prefer: wait=N` once the receipt is in a signed checkpoint: the bundle's logEntry",
+    ),
+    witnessing: WitnessingState.optional().describe(
+      'Only with `Prefer: wait=N, witnessed` where the log policy has a witness quorum',
     ),
   })
   .meta({ id: 'CiVerificationResponse', example: CI_RESPONSE_EXAMPLE });

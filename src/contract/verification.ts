@@ -9,7 +9,7 @@ import {
   RevocationState,
 } from './common.js';
 import { Base64 } from './base64.js';
-import { BundleLogEntry } from './log-entry.js';
+import { BundleLogEntry, WitnessingState } from './log-entry.js';
 import { bounded, LIMITS } from './limits.js';
 import {
   VERIFICATION_RECEIPT_EXAMPLE,
@@ -99,11 +99,14 @@ export const VerificationResponse = z
     logEntry: BundleLogEntry.optional().describe(
       "Only with `Prefer: wait=N` once the receipt is in a signed checkpoint: the bundle's logEntry",
     ),
+    witnessing: WitnessingState.optional().describe(
+      'Only with `Prefer: wait=N, witnessed` where the log policy has a witness quorum',
+    ),
   })
   .meta({ id: 'VerificationResponse', example: VERIFICATION_RESPONSE_EXAMPLE });
 
 /** §2.4 VerificationReceipt: the response fields plus the stored receipt views. */
-export const VerificationReceipt = VerificationResponse.omit({ logEntry: true })
+export const VerificationReceipt = VerificationResponse.omit({ logEntry: true, witnessing: true })
   .extend({
     receipt: StoredReceipt,
     canonicalReceipt: z

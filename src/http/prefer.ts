@@ -4,6 +4,8 @@ import { bounded, LIMITS } from '../contract/limits.js';
  * RFC 7240 `Prefer`: the `wait` preference of the issuing endpoints. A client sending
  * `Prefer: wait=N` asks the answer to wait, at most N seconds (capped at MAX_PREFER_WAIT_SECONDS),
  * until the receipt is in a signed checkpoint, so that it carries the receipt's `logEntry`.
+ * `Prefer: wait=N, witnessed` asks for more: a checkpoint that also carries the cosignatures of
+ * the log policy's witness quorum (ignored where the log has no witnesses).
  */
 
 /** The longest wait honoured: a request never holds its connection longer than this for a seal. */
@@ -53,14 +55,43 @@ function preferenceOf(text: string): Preference | undefined {
  * server does not understand (or cannot read) is ignored, never an error.
  */
 export function preferredWait(header: string | string[] | undefined): number | undefined {
-  if (header === undefined) return undefined;
+  return preferencesOf(header).wait;
+}
+
+/** What the issuing endpoints read of a `Prefer` header. */
+export interface LogPreferences {
+  /** `wait=N` in seconds, capped; undefined when absent, malformed or 0. */
+  wait: number | undefined;
+  /**
+   * The `witnessed` preference (a token without a value; `witnessed=true` too, not `=false`):
+   * the wait is for a checkpoint cosigned by the witness quorum. Meaningless without `wait`.
+   */
+  witnessed: boolean;
+}
+
+/**
+ * The `wait` and `witnessed` preferences of a request's `Prefer` header(s). As RFC 7240 §2 says,
+ * only the first of each counts, and a preference the server does not understand (or cannot
+ * read) is ignored, never an error.
+ */
+export function preferencesOf(header: string | string[] | undefined): LogPreferences {
+  if (header === undefined) return { wait: undefined, witnessed: false };
   const text = Array.isArray(header) ? header.join(',') : header;
   // a header is bounded by Node's header size limit; a wait value longer than this is no number
-  const wait = splitOutsideQuotes(text, ',')
-    .map(preferenceOf)
-    .find((p) => p?.name === 'wait');
-  if (!wait?.value || !/^[0-9]{1,9}$/.test(wait.value)) return undefined;
-  const seconds = Math.min(Number(wait.value), MAX_PREFER_WAIT_SECONDS);
+  const preferences = splitOutsideQuotes(text, ',').map(preferenceOf);
+  const wait = preferences.find((p) => p?.name === 'wait');
+  const witnessed = preferences.find((p) => p?.name === 'witnessed');
+  return {
+    wait: waitSeconds(wait?.value),
+    witnessed:
+      witnessed !== undefined &&
+      (witnessed.value === undefined || witnessed.value.toLowerCase() === 'true'),
+  };
+}
+
+function waitSeconds(value: string | undefined): number | undefined {
+  if (!value || !/^[0-9]{1,9}$/.test(value)) return undefined;
+  const seconds = Math.min(Number(value), MAX_PREFER_WAIT_SECONDS);
   return seconds > 0 ? seconds : undefined;
 }
 
@@ -71,4 +102,10 @@ export const PreferHeader = () =>
 const PREFER_HEADER_DESCRIPTION =
   'RFC 7240. `wait=N` (seconds, capped at 10): answer once the receipt is in a signed checkpoint, ' +
   'with its `logEntry` (inclusion proof and checkpoint), and say `Preference-Applied: wait=N`; ' +
-  'when N seconds pass first, the answer is as without the header. Other preferences are ignored.';
+  'when N seconds pass first, the answer is as without the header. `wait=N, witnessed`: answer ' +
+  'once that checkpoint also carries the cosignatures of the witness quorum of `GET /log/policy` ' +
+  '(they are lines of `logEntry.checkpoint`), say `Preference-Applied: wait=N, witnessed`, and ' +
+  'describe what was found in `witnessing`; when N seconds pass first, the answer carries what ' +
+  'exists (the proof under the signed checkpoint, or none) and `witnessing.missing` names what ' +
+  'is missing (`checkpoint` or `cosignatures`). A log whose policy has no witness quorum ' +
+  'ignores `witnessed`. Other preferences are ignored.';

@@ -36,6 +36,15 @@ export interface EvidenceDeps {
   now?: () => Date;
 }
 
+/** A bundle whose log evidence is from the newest witnessed checkpoint holding the receipt. */
+export interface WitnessedBundle {
+  bundle: ReceiptBundleOf;
+  /** Its checkpoint carries the cosignatures of the witness quorum. */
+  witnessed: boolean;
+  /** The configured witnesses whose cosignatures its checkpoint carries. */
+  cosigners: string[];
+}
+
 /** The tenant's receipt; another tenant's is a 404 like a missing one. */
 export type FindReceipt = (tenant: string, receiptId: string) => Promise<ReceiptRecord>;
 
@@ -120,11 +129,33 @@ export class ReceiptEvidence {
   /** The bundle of a stored receipt, refused when the receipt no longer verifies. */
   async bundleOf(stored: ReceiptRecord, use: ReceiptUse = 'bundle'): Promise<ReceiptBundleOf> {
     const record = await this.assertIntact(stored, use);
+    return this.bundleWith(record, await this.deps.anchoring.inclusion(record.anchor));
+  }
+
+  /**
+   * The bundle with the log evidence of the newest checkpoint cosigned by the witness quorum
+   * that holds the receipt (else the latest signed one): whether that checkpoint is witnessed,
+   * and which configured witnesses cosigned it.
+   */
+  async witnessedBundleOf(stored: ReceiptRecord): Promise<WitnessedBundle> {
+    const record = await this.assertIntact(stored, 'bundle');
+    const { anchoring } = this.deps;
+    const inclusion = await anchoring.witnessedInclusion(record.anchor);
+    return {
+      bundle: await this.bundleWith(record, inclusion),
+      witnessed: inclusion?.witnessed === true,
+      cosigners: inclusion ? anchoring.cosignersOf(inclusion) : [],
+    };
+  }
+
+  private async bundleWith(
+    record: ReceiptRecord,
+    inclusion: InclusionEvidence | undefined,
+  ): Promise<ReceiptBundleOf> {
     const kid = record.receipt.receiptSignature?.kid;
     const ring = await this.deps.keyRing.current();
     const key = ring.publicJwks.find((k) => k.kid === kid);
     const { anchoring } = this.deps;
-    const inclusion = await anchoring.inclusion(record.anchor);
     const vkey = anchoring.verifierKey;
     const log =
       inclusion && vkey

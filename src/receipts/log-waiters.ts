@@ -7,11 +7,11 @@ import type { SealNotices } from './ports.js';
 export const FALLBACK_POLL_MS = 1_000;
 
 /**
- * What a waiter waits for: `sealed`, its receipt's entry in a signed checkpoint. Each condition
- * has its own source of notices and its own batched read, so another (a checkpoint cosigned by
- * the witnesses, say) is one more key here and one more source where the waiters are built.
+ * What a waiter waits for: `sealed`, its receipt's entry in a signed checkpoint; `witnessed`, in
+ * a checkpoint cosigned by the log policy's witness quorum. Each condition has its own source of
+ * notices (seals; stored cosignatures) and its own batched read.
  */
-export type WaitCondition = 'sealed';
+export type WaitCondition = 'sealed' | 'witnessed';
 
 /** Where a condition's news comes from, and the one read that says for which receipts it holds. */
 export interface WaitSource {
@@ -162,7 +162,10 @@ export class LogWaiters {
   private readonly groups: Record<WaitCondition, WaiterGroup>;
 
   constructor(sources: Record<WaitCondition, WaitSource>, fallbackPollMs = FALLBACK_POLL_MS) {
-    this.groups = { sealed: new WaiterGroup(sources.sealed, fallbackPollMs) };
+    this.groups = {
+      sealed: new WaiterGroup(sources.sealed, fallbackPollMs),
+      witnessed: new WaiterGroup(sources.witnessed, fallbackPollMs),
+    };
   }
 
   /** How many wait now (all conditions). */

@@ -88,6 +88,15 @@ export interface ReceiptStore {
    * for all of them, however many (what waiters woken by one seal ask together, log-waiters.ts).
    */
   sealedAmong(receiptIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /**
+   * Those of these receipts whose log entry is in a checkpoint cosigned by at least `quorum` of
+   * `witnesses` (names): one read for all of them, as `sealedAmong`.
+   */
+  witnessedAmong(
+    receiptIds: readonly string[],
+    witnesses: readonly string[],
+    quorum: number,
+  ): Promise<ReadonlySet<string>>;
   /** Newest first, keyset-paged: no duplicates or gaps across inserts; filters combine (and). */
   list(
     tenant: string,
@@ -231,6 +240,12 @@ export interface SealNotices {
   /** False while a seal may go unnoticed (the listener is down): waiters then look on their own. */
   readonly live: boolean;
 }
+
+/**
+ * News of witness cosignatures: a witness cosigned a checkpoint, in this process or another on
+ * the same store. What `Prefer: wait=N, witnessed` answers are woken by (log-waiters.ts).
+ */
+export type CosignatureNotices = SealNotices;
 
 /** Every store of the receipt domain. */
 export interface ReceiptStores {

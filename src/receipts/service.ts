@@ -11,7 +11,7 @@ import { ciResponseOf } from './ci-result.js';
 import type { OidcVerifier } from './ci-identity/oidc.js';
 import type { PublicStatus } from './public-status.js';
 import { receiptNotFound } from './errors.js';
-import { ReceiptEvidence, type EvidenceDeps } from './evidence.js';
+import { ReceiptEvidence, type EvidenceDeps, type WitnessedBundle } from './evidence.js';
 import type { ReceiptIssuer } from './issuance.js';
 import type { DefaultBranchSource, ListFilters, ReceiptPage, ReceiptRecord } from './ports.js';
 import { refOfWorkflowRef, type CiRunFacts } from './checks/ci-run.js';
@@ -193,6 +193,16 @@ export class ReceiptService {
 
   bundleOf(record: ReceiptRecord, use: ReceiptUse = 'bundle'): Promise<ReceiptBundleOf> {
     return this.evidence.bundleOf(record, use);
+  }
+
+  /** The bundle with the newest witnessed checkpoint's evidence (evidence.ts). */
+  witnessedBundleOf(record: ReceiptRecord): Promise<WitnessedBundle> {
+    return this.evidence.witnessedBundleOf(record);
+  }
+
+  /** The log policy's witness quorum; undefined when it requires none. */
+  get witnessQuorum(): { witnesses: string[]; quorum: number } | undefined {
+    return this.deps.anchoring.witnessQuorum;
   }
 
   pdfBundleOf(record: ReceiptRecord, certificate: string): Promise<ReceiptBundleOf> {

@@ -5,14 +5,21 @@ import type { Knex } from 'knex';
  * receipt's state: its row, its revocation and its log entry (migration 013).
  */
 export type CachedTable =
-  'api_keys' | 'notaries' | 'receipts' | 'signing_keys' | 'signing_key_endorsements';
+  | 'api_keys'
+  | 'notaries'
+  | 'receipts'
+  | 'signing_keys'
+  | 'signing_key_endorsements'
+  // news only, nothing cached: a witness cosigned a checkpoint (`Prefer: wait=N, witnessed`)
+  | 'log_cosignatures';
 /**
  * What changed in a table, when narrower than "anything": for `receipts`, `sealed` (a seal gave
  * positions to entries that had none) or one receipt's id (its row or its revocation changed).
  */
 export type ChangeDetail = string | undefined;
 type Listener = (table: CachedTable | '*', detail: ChangeDetail) => void;
-const CHANNEL = 'receipts_changes';
+/** The one NOTIFY channel of the feed (triggers, and writes that announce news themselves). */
+export const CHANGE_CHANNEL = 'receipts_changes';
 const RETRY_MS = 1_000;
 
 interface PgNotification {
@@ -90,7 +97,7 @@ export class ChangeFeed {
     if (this.closed) return;
     if (this.kind === 'embedded') {
       const pglite = (this.knex.client as { pglite: EmbeddedNotifier }).pglite;
-      await pglite.listen(CHANNEL, (payload) => this.notified(payload));
+      await pglite.listen(CHANGE_CHANNEL, (payload) => this.notified(payload));
       return;
     }
     try {
@@ -100,9 +107,9 @@ export class ChangeFeed {
       client.on('error', lost);
       client.on('end', lost);
       client.on('notification', (n) => {
-        if (n.channel === CHANNEL) this.notified(n.payload);
+        if (n.channel === CHANGE_CHANNEL) this.notified(n.payload);
       });
-      await client.query(`listen ${CHANNEL}`);
+      await client.query(`listen ${CHANGE_CHANNEL}`);
       this.client = client;
       this.live = true;
       // a read begun while the feed was down may hold a row changed unnoticed: not cacheable

@@ -10,6 +10,7 @@ import type {
   DeploymentGateStore,
   RevocationStore,
   SealNotices,
+  CosignatureNotices,
   SigningKeyStore,
   TenantPolicyStore,
   NotaryTrust,
@@ -101,4 +102,6 @@ export interface Repositories {
   sealNotices: SealNotices;
   /** Webhook subscriptions and the outbox's deliveries (`src/webhooks/ports.ts`). */
   webhooks: WebhookStore;
+  /** Witness cosignatures stored by any process on this store (`Prefer: wait=N, witnessed`). */
+  cosignatureNotices: CosignatureNotices;
 }

@@ -188,6 +188,25 @@ export class ReceiptRepository implements ReceiptStore {
     return new Set(ids.filter((id) => sealed.has(id.toLowerCase())));
   }
 
+  async witnessedAmong(
+    receiptIds: readonly string[],
+    witnesses: readonly string[],
+    quorum: number,
+  ): Promise<ReadonlySet<string>> {
+    const ids = receiptIds.filter((id) => UUID.test(id));
+    if (ids.length === 0 || witnesses.length === 0) return new Set();
+    // the newest witnessed size, from the cosignatures newest first (log.ts does the same)
+    const rows = (await this.knex.raw(
+      `with w as (select tree_size from log_cosignatures where witness = any(?::text[])
+         group by tree_size having count(*) >= ? order by tree_size desc limit 1)
+       select l.receipt_id from log_entries l join log_leaves ll on ll.seq = l.seq, w
+       where l.receipt_id = any(?::uuid[]) and ll.leaf_index < w.tree_size`,
+      [[...witnesses], quorum, ids],
+    )) as { rows: { receipt_id: string }[] };
+    const witnessed = new Set(rows.rows.map((r) => r.receipt_id.toLowerCase()));
+    return new Set(ids.filter((id) => witnessed.has(id.toLowerCase())));
+  }
+
   /** Newest first, keyset-paged on (created_at, id): no duplicates or gaps across inserts. */
   async list(
     tenant: string,

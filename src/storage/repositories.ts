@@ -9,7 +9,7 @@ import { NotaryRepository } from './notaries.js';
 import { ReceiptPdfRepository } from './receipt-pdfs.js';
 import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
-import { FeedSealNotices } from './seal-notices.js';
+import { FeedCosignatureNotices, FeedSealNotices } from './seal-notices.js';
 import { SigningKeyRepository } from './signing-keys.js';
 import { TenantPolicyRepository } from './tenant-policies.js';
 import { TokenUseRepository } from './token-uses.js';
@@ -32,7 +32,7 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
   return {
     apiKeys: new ApiKeyRepository(db.knex, db.changes),
     issuers: new IssuerRepository(db.knex),
-    log: new LogRepository(db.knex, db.changes),
+    log: new LogRepository(db.knex, db.changes, db.kind === 'embedded'),
     notaries: new NotaryRepository(db.knex, db.changes),
     receipts: new ReceiptRepository(db.knex, db.changes, {
       insertBatch: options.insertBatch,
@@ -47,5 +47,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     deploymentGates: new DeploymentGateRepository(db.knex),
     sealNotices: new FeedSealNotices(db.changes),
     webhooks: new WebhookRepository(db.knex),
+    cosignatureNotices: new FeedCosignatureNotices(db.changes),
   };
 }

@@ -1,4 +1,4 @@
-import type { SealNotices } from '../receipts/ports.js';
+import type { CosignatureNotices, SealNotices } from '../receipts/ports.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /**
@@ -20,6 +20,25 @@ export class FeedSealNotices implements SealNotices {
     return this.feed.onChange((table, detail) => {
       if (table === '*' || (table === 'receipts' && (detail === undefined || detail === 'sealed')))
         fn();
+    });
+  }
+}
+
+/**
+ * Cosignature notices from the change feed: `LogRepository.recordCosignature` NOTIFYs
+ * `log_cosignatures` in its transaction, which every replica's feed delivers after the commit
+ * (this one's included); the feed's reconnect (`*`) wakes the waiters too.
+ */
+export class FeedCosignatureNotices implements CosignatureNotices {
+  constructor(private readonly feed: ChangeFeed) {}
+
+  get live(): boolean {
+    return this.feed.live;
+  }
+
+  subscribe(fn: () => void): () => void {
+    return this.feed.onChange((table) => {
+      if (table === '*' || table === 'log_cosignatures') fn();
     });
   }
 }

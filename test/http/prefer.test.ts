@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PREFER_WAIT_SECONDS, preferredWait } from '../../src/http/prefer.js';
+import { MAX_PREFER_WAIT_SECONDS, preferencesOf, preferredWait } from '../../src/http/prefer.js';
 
 describe('the Prefer wait preference (RFC 7240)', () => {
   it('reads wait=N among other preferences, case-insensitively, with parameters and quotes', () => {
@@ -39,5 +39,28 @@ describe('the Prefer wait preference (RFC 7240)', () => {
       'foo="wait=5, bar"',
     ])
       expect(preferredWait(header), String(header)).toBeUndefined();
+  });
+
+  it('reads the witnessed token beside wait, in any order and case; only the first counts', () => {
+    expect(preferencesOf('wait=3, witnessed')).toEqual({ wait: 3, witnessed: true });
+    expect(preferencesOf('Witnessed, WAIT=2')).toEqual({ wait: 2, witnessed: true });
+    expect(preferencesOf(['respond-async', 'witnessed=true; x=1', 'wait=4'])).toEqual({
+      wait: 4,
+      witnessed: true,
+    });
+    expect(preferencesOf('wait=3, witnessed=false, witnessed')).toEqual({
+      wait: 3,
+      witnessed: false,
+    });
+    for (const header of [
+      undefined,
+      'wait=3',
+      'wait=3, witness',
+      'wait=3; witnessed',
+      'x="witnessed"',
+    ])
+      expect(preferencesOf(header).witnessed, String(header)).toBe(false);
+    // witnessed alone asks for no wait
+    expect(preferencesOf('witnessed')).toEqual({ wait: undefined, witnessed: true });
   });
 });

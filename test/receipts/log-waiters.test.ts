@@ -24,7 +24,9 @@ class TestNotices implements SealNotices {
 /** The store as the waiters see it: which receipts are sealed, and every probe they asked. */
 function fixture(fallbackPollMs = 1_000) {
   const notices = new TestNotices();
+  const cosignatures = new TestNotices();
   const sealed = new Set<string>();
+  const witnessed = new Set<string>();
   const probes: string[][] = [];
   let probeGate: Promise<void> | undefined;
   let failing = false;
@@ -39,6 +41,10 @@ function fixture(fallbackPollMs = 1_000) {
           return new Set(ids.filter((id) => sealed.has(id)));
         },
       },
+      witnessed: {
+        notices: cosignatures,
+        probe: async (ids) => new Set(ids.filter((id) => witnessed.has(id))),
+      },
     },
     fallbackPollMs,
   );
@@ -51,6 +57,8 @@ function fixture(fallbackPollMs = 1_000) {
     });
   return {
     notices,
+    cosignatures,
+    witnessed,
     sealed,
     probes,
     waiters,
@@ -132,6 +140,30 @@ describe('LogWaiters', () => {
     lookGate();
     expect(await result).toBe(true);
     expect(looks).toBe(2);
+  });
+
+  it('witnessed waiters are woken by cosignatures, not by seals, and sealed ones not by cosignatures', async () => {
+    const f = fixture();
+    let looks = 0;
+    const cosigned = f.waiters.until('witnessed', 'w1', Date.now() + 2_000, async () => {
+      looks += 1;
+      return { done: f.witnessed.has('w1'), value: f.witnessed.has('w1') };
+    });
+    const sealedWait = f.wait('s1', 300);
+    await sleep(20);
+    f.sealed.add('w1');
+    f.notices.seal();
+    await sleep(20);
+    expect(looks).toBe(1);
+    expect(f.cosignatures.subscriptions).toBe(1);
+    f.witnessed.add('w1');
+    f.witnessed.add('s1');
+    f.cosignatures.seal();
+    expect(await cosigned).toBe(true);
+    expect(looks).toBe(2);
+    // a cosignature never wakes a waiter for a seal: it ends on its deadline
+    expect(await sealedWait).toBe('pending');
+    expect(f.looks.get('s1')).toBe(1);
   });
 
   it('ends on its deadline with what it last read', async () => {

@@ -104,13 +104,13 @@ describe('a seal of more than one page', () => {
     const log = ctx.repos.log;
     let overtaken = false;
     const racing = Object.create(log) as typeof log;
-    // another replica's seal commits after this one read the queue, before it takes the lock
-    racing.withSealLock = async (fn) => {
+    // another replica's seal commits after this one read the queue, before it writes
+    racing.commitSeal = async (seal) => {
       if (!overtaken) {
         overtaken = true;
         expect(await service.sealOnce(4)).toEqual({ sealed: 4, treeSize: 14_004 });
       }
-      return log.withSealLock(fn);
+      return log.commitSeal(seal);
     };
     const key = new Uint8Array(Buffer.from(signer.publicJwk.x, 'base64url'));
     const late = new AnchorService(racing, noteSignerOf(signer, ORIGIN), ORIGIN, async () => [key]);

@@ -54,7 +54,11 @@ export default async function ciRoutes(fastify: FastifyInstance) {
         run: runId && attempt ? { runId, attempt } : undefined,
       });
       const waited = await waitForLog(app, request, reply, tenant, result.receiptId);
-      return waited?.logEntry ? { ...result, logEntry: waited.logEntry } : result;
+      return {
+        ...result,
+        ...(waited?.logEntry && { logEntry: waited.logEntry }),
+        ...(waited?.witnessing && { witnessing: waited.witnessing }),
+      };
     },
   });
 }

@@ -18,7 +18,7 @@ import { waitForLog, waitRanOutNote } from '../wait-for-log.js';
 import { listItemOf, verificationReceiptJson, verificationResponseOf } from '../views.js';
 
 /** A body already JSON (checked against the schema when rendered): Fastify sends it as it is. */
-function sendSerialized(reply: FastifyReply, json: string): FastifyReply {
+function sendSerialized(reply: FastifyReply, json: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
@@ -53,7 +53,10 @@ function issueRoute(fastify: FastifyInstance): void {
       const record = await app.services.receipts.issueRon(tenant, request.body);
       const waited = await waitForLog(app, request, reply, tenant, record.id);
       if (!waited) return verificationResponseOf(record);
-      const answer = verificationResponseOf(waited.record);
+      const answer = {
+        ...verificationResponseOf(waited.record),
+        ...(waited.witnessing && { witnessing: waited.witnessing }),
+      };
       if (waited.logEntry) return { ...answer, logEntry: waited.logEntry };
       // the wait ran out: the answer says so where a client looks for the proof
       return answer.anchor.status === 'PENDING' && !answer.anchor.note
