@@ -260,7 +260,7 @@ export function witnessesOf(
     const witness = parseWitness(item);
     if (!witness) {
       throw new ConfigError(
-        `WITNESSES: "${item.slice(0, 200)}" is not <vkey>@<url> with an Ed25519 cosignature vkey (type 0x04)`,
+        `WITNESSES: "${item.slice(0, 200)}" is not <vkey>@<url> with a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`,
       );
     }
     return witness;

@@ -36,7 +36,13 @@ export {
   type Verdict,
   type VerdictLabel,
 } from './verdict.js';
-export { hasTrustRoot, type PinnedLog, type PinnedWitness, type TrustRoot } from './trust.js';
+export {
+  hasTrustRoot,
+  type CosignatureType,
+  type PinnedLog,
+  type PinnedWitness,
+  type TrustRoot,
+} from './trust.js';
 export type { Step, StepId, StepStatus } from './steps.js';
 export {
   BUNDLE_ATTACHMENT_NAME,

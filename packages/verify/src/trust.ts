@@ -4,12 +4,18 @@
  * make a consistent one.
  */
 
+/** A C2SP tlog-cosignature signature type: Ed25519 (vkey type 0x04) or ML-DSA-44 (0x06). */
+export type CosignatureType = 'ed25519' | 'ml-dsa-44';
+
 /** A witness the relying party requires cosignatures from (C2SP tlog-cosignature). */
 export interface PinnedWitness {
   name: string;
-  /** The 4-byte key ID of the cosignature key (type 0x04). */
+  /** The 4-byte key ID of the cosignature key (of its type). */
   keyId: Uint8Array;
+  /** Raw public key: 32 bytes (Ed25519) or 1312 bytes (ML-DSA-44). */
   publicKey: Uint8Array;
+  /** Absent: Ed25519. */
+  type?: CosignatureType;
 }
 
 /** The log identity a relying party pins (C2SP tlog-policy, or --log-origin / --log-vkey). */
