@@ -96,6 +96,12 @@ export interface Config {
     disabled: boolean;
     /** Kids trusted without an endorsement, besides the key this process signs with. */
     trustedKids: string[];
+    /**
+     * PQ_SIGNATURES: bundles carry an ML-DSA-44 signature of the receipt beside the Ed25519 one,
+     * by the key whose 32-byte seed is in PQ_SIGNING_KEY_FILE (else `<DATA_DIR>/signing-key-ml-dsa-44.seed`,
+     * generated on first use).
+     */
+    pq: { enabled: boolean; keyFile: string | undefined };
   };
   screeningListsDir: string | undefined;
   /**

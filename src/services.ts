@@ -10,11 +10,12 @@ import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import type { IntegrityFailureReporter } from './receipts/intact.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
 import { LogWaiters } from './receipts/log-waiters.js';
-import { loadKeySource } from './files/signing-key-file.js';
+import { loadKeySource, loadPqSeed } from './files/signing-key-file.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
 import type { DefaultBranchSource, SigningKeyStore } from './receipts/ports.js';
 import { ReceiptService, type ReceiptServiceDeps } from './receipts/service.js';
+import { createPqSigner, type PqSigner } from './receipts/pq-signer.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
 import { loadScreeningLists } from './files/screening-lists.js';
@@ -32,6 +33,8 @@ export interface Services {
   stores: Repositories;
   /** Undefined when SIGNING_DISABLED=true (or a CLI command that signs nothing). */
   signer: Signer | undefined;
+  /** The ML-DSA-44 signer of bundles (PQ_SIGNATURES), published in the JWKS as an AKP key. */
+  pqSigner: PqSigner | undefined;
   /** Where the signing key came from, and whether this start generated it. */
   signingKey: { file: string | undefined; generated: boolean } | undefined;
   /** The trusted signing keys (chain of trust), for verification and the JWKS. */
@@ -71,6 +74,8 @@ export async function createServices(
     options.loadSigner === false || config.signing.disabled ? undefined : loadKeySource(config);
   const signer = source ? createSigner(source.pem) : undefined;
   const signingKey = source ? { file: source.file, generated: source.generated } : undefined;
+  const pqSigner =
+    signer && config.signing.pq.enabled ? createPqSigner(loadPqSeed(config)) : undefined;
   const screening = await loadScreeningLists(
     options.loadScreening === false ? undefined : config.screeningListsDir,
   );
@@ -92,6 +97,7 @@ export async function createServices(
     keyRing,
     anchoring,
     signer,
+    pqSigner,
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
@@ -99,6 +105,7 @@ export async function createServices(
     config,
     stores,
     signer,
+    pqSigner,
     signingKey,
     keyTrust,
     keyRing,
@@ -116,7 +123,7 @@ function receiptServiceOf(
   config: Config,
   stores: Repositories,
   options: ServiceOptions,
-  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer'>,
+  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer' | 'pqSigner'>,
 ): ReceiptService {
   return new ReceiptService({
     ...built,

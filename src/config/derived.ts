@@ -64,6 +64,7 @@ export function signingOf(e: Env): Config['signing'] {
     keyFile: e.SIGNING_KEY_FILE,
     disabled: e.SIGNING_DISABLED,
     trustedKids: commaList(e.SIGNING_TRUSTED_KIDS) ?? [],
+    pq: { enabled: e.PQ_SIGNATURES, keyFile: e.PQ_SIGNING_KEY_FILE },
   };
 }
 

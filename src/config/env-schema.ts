@@ -61,6 +61,8 @@ export const EnvSchema = z.object({
   SIGNING_KEY_FILE: optionalString,
   SIGNING_DISABLED: boolWithDefault(false),
   SIGNING_TRUSTED_KIDS: optionalString,
+  PQ_SIGNATURES: boolWithDefault(false),
+  PQ_SIGNING_KEY_FILE: optionalString,
   SCREENING_LISTS_DIR: optionalString,
   PDF_SIGNING_KEY_FILE: optionalString,
   PDF_SIGNING_CERT_FILE: optionalString,

@@ -50,10 +50,18 @@ export {
   LEAF_VERSION,
   parseBundle,
   type BundleKey,
+  type BundlePqSignature,
   type BundleLogEntry,
   type ReceiptBundle,
 } from './bundle.js';
-export { jwkKey, jwkThumbprint } from './primitives.js';
+export {
+  akpKey,
+  akpThumbprint,
+  jwkKey,
+  jwkThumbprint,
+  mlDsa44Verify,
+  type MlDsa44Jwk,
+} from './primitives.js';
 export {
   PDF_SIGNER_STATEMENT_TYPE,
   pdfSignatureStep,

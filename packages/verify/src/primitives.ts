@@ -89,6 +89,37 @@ export function jwkThumbprint(key: Uint8Array): string {
   return base64url(sha256(utf8(members)));
 }
 
+/**
+ * An ML-DSA-44 public key as a JWK: key type "AKP" (algorithm key pair) with "alg" "ML-DSA-44"
+ * and "pub" the base64url raw 1312-byte key (draft-ietf-cose-dilithium, "ML-DSA for JOSE and
+ * COSE").
+ */
+export interface MlDsa44Jwk {
+  kty: 'AKP';
+  alg: 'ML-DSA-44';
+  pub: string;
+  kid?: string;
+}
+
+/** The raw 1312-byte key of an ML-DSA-44 JWK, or undefined when it is not one. */
+export function akpKey(jwk: unknown): Uint8Array | undefined {
+  const k = jwk as Partial<MlDsa44Jwk> | null;
+  if (typeof k !== 'object' || k === null || k.kty !== 'AKP' || k.alg !== 'ML-DSA-44') {
+    return undefined;
+  }
+  const pub = typeof k.pub === 'string' ? fromBase64url(k.pub) : undefined;
+  return pub?.length === ML_DSA_44_PUBLIC_KEY_SIZE ? pub : undefined;
+}
+
+/**
+ * RFC 7638 thumbprint of an AKP key: base64url SHA-256 of `{"alg","kty","pub"}` in JCS (the
+ * required members draft-ietf-cose-dilithium names for the thumbprint).
+ */
+export function akpThumbprint(key: Uint8Array): string {
+  const members = `{"alg":"ML-DSA-44","kty":"AKP","pub":"${base64url(key)}"}`;
+  return base64url(sha256(utf8(members)));
+}
+
 /** RFC 9162 §2.1.1 leaf hash: SHA-256(0x00 || leaf input). */
 export const leafHash = (input: Uint8Array): Uint8Array => sha256(concat(Uint8Array.of(0), input));
 

@@ -31,6 +31,11 @@ export interface PinnedLog {
 export interface TrustRoot {
   /** Pinned raw Ed25519 keys of the issuing service (from a JWKS or a key file). */
   keys?: readonly Uint8Array[];
+  /**
+   * Pinned raw ML-DSA-44 keys of the issuing service (the AKP keys of its JWKS): the keys a
+   * receipt's post-quantum signature must be made with.
+   */
+  pqKeys?: readonly Uint8Array[];
   /** Where the pinned keys came from, for the report. */
   source?: string;
   /**

@@ -5,7 +5,14 @@ import { pdfBinding } from './pdf/binding.js';
 import { pdfSignatureStep } from './pdf/endorsement.js';
 import type { PdfSignature } from './pdf/signature.js';
 import { jwkKey } from './primitives.js';
-import { canonicalForm, keyId, keyTrust, receiptHash, signature } from './receipt-steps.js';
+import {
+  canonicalForm,
+  keyId,
+  keyTrust,
+  pqSignature,
+  receiptHash,
+  signature,
+} from './receipt-steps.js';
 import type { CurrentStatus } from './status.js';
 import { currentStatusOf, type StatusInput } from './status-source.js';
 import { step, type Step } from './steps.js';
@@ -40,6 +47,11 @@ export interface VerifyOptions {
   acceptUnknownStatus?: boolean;
   /** The `timestamps` step, from checkTimestamps() (asynchronous: WebCrypto). */
   timestamps?: Step;
+  /**
+   * Require the receipt's ML-DSA-44 signature (--require-pq): without it, or when it does not
+   * verify under a pinned ML-DSA-44 key, the receipt is not authentic.
+   */
+  requirePq?: boolean;
 }
 
 export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
@@ -51,7 +63,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
   const steps = [
     step('format', 'PASS', `receipt bundle, ${bundle.mediaType}`),
     ...(options.pdf ? [pdfBinding(options.pdf.printed, bundle.receipt)] : []),
-    ...receiptSteps(bundle, trust, options.pdf),
+    ...receiptSteps(bundle, trust, options.pdf, options.requirePq === true),
     ...(options.artifact ? [verifyArtifact(options.artifact, bundle.receipt)] : []),
     ...(options.timestamps ? [options.timestamps] : []),
   ];
@@ -75,7 +87,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
  * receipt's own key when only the log vouches for it (the log proves the receipt's content, and
  * that content can be re-signed by anyone with a key of their own).
  */
-function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot, pdf: VerifyOptions['pdf']): Step[] {
+function receiptSteps(
+  bundle: ReceiptBundle,
+  trust: TrustRoot,
+  pdf: VerifyOptions['pdf'],
+  requirePq: boolean,
+): Step[] {
   const key = jwkKey(bundle.verificationMaterial.publicKey);
   const log = logSteps(bundle.logEntry, bundle.receipt.receiptHash, key, trust);
   const trusted = keyTrust(key, trust, log.underPinnedLog);
@@ -84,12 +101,14 @@ function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot, pdf: VerifyOption
     ...(trust.pdfCertificates ? { certificates: trust.pdfCertificates } : {}),
     ...(pdf?.allowUnsigned ? { allowUnsigned: true } : {}),
   };
+  const pq = pqSignature(bundle, trust, requirePq);
   return [
     canonicalForm(bundle),
     receiptHash(bundle),
     keyId(bundle, key),
     trusted,
     signature(bundle, key),
+    ...(pq ? [pq] : []),
     ...(pdf ? [pdfSignatureStep(pdf.signature, bundle.pdfSigner, pdfTrust)] : []),
     ...log.steps,
   ];
