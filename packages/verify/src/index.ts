@@ -70,6 +70,13 @@ export {
 export type { PdfSignature } from './pdf/signature.js';
 export { checkPdfRevisions } from './pdf/revision-check.js';
 export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
+export {
+  ALGORITHM_HORIZONS,
+  evidenceHorizon,
+  horizonSentence,
+  type EvidenceHorizon,
+  type HorizonFacts,
+} from './horizon.js';
 export { certificatesFromPem } from './timestamp/x509.js';
 export { KNOWN_REASONS, reasonText } from './reasons.js';
 export { failedStepSentence, plainStep, plainVerdict, type PlainVerdict } from './plain.js';

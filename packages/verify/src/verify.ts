@@ -4,6 +4,7 @@ import { checkpoint, inclusion, witnesses } from './log/steps.js';
 import { pdfBinding } from './pdf/binding.js';
 import { pdfSignatureStep } from './pdf/endorsement.js';
 import type { PdfSignature } from './pdf/signature.js';
+import { evidenceHorizon, type HorizonFacts } from './horizon.js';
 import { jwkKey } from './primitives.js';
 import {
   canonicalForm,
@@ -47,6 +48,8 @@ export interface VerifyOptions {
   acceptUnknownStatus?: boolean;
   /** The `timestamps` step, from checkTimestamps() (asynchronous: WebCrypto). */
   timestamps?: Step;
+  /** The authorities of those time-stamps, from checkTimestamps(), for the evidence horizon. */
+  timestampAuthorities?: HorizonFacts['timestampAuthorities'];
   /**
    * Require the receipt's ML-DSA-44 signature (--require-pq): without it, or when it does not
    * verify under a pinned ML-DSA-44 key, the receipt is not authentic.
@@ -69,7 +72,7 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
   ];
   const online = statusSteps(bundle, options);
   const unlogged = notInPinnedLog(bundle, trust);
-  return conclude({
+  const verdict = conclude({
     steps: [...steps, ...online.steps],
     receipt: bundle.receipt,
     currentStatus: online.current,
@@ -78,6 +81,29 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
     noTrustRoot: !hasTrustRoot(trust) && trust.insecureIgnoreTrust !== true,
     ...(options.acceptUnknownStatus === true ? { acceptUnknownStatus: true } : {}),
     ...(unlogged ? { notInPinnedLog: unlogged } : {}),
+  });
+  return verdict.authentic ? { ...verdict, evidence: horizonOf(verdict.steps, options) } : verdict;
+}
+
+/** What the verification relied on, and until when it holds (./horizon.ts). */
+function horizonOf(steps: Step[], options: VerifyOptions) {
+  const sig = options.pdf?.signature;
+  const log = options.trust.log;
+  return evidenceHorizon({
+    steps,
+    ...(sig?.present && sig.ok && sig.notAfter && sig.algorithm
+      ? { pdfSigner: { notAfter: sig.notAfter, algorithm: sig.algorithm } }
+      : {}),
+    ...(options.timestampAuthorities ? { timestampAuthorities: options.timestampAuthorities } : {}),
+    ...(log && log.quorum > 0
+      ? {
+          witnessAlgorithms: [
+            ...new Set(
+              log.witnesses.map((w) => (w.type === 'ml-dsa-44' ? 'ML-DSA-44' : 'Ed25519')),
+            ),
+          ],
+        }
+      : {}),
   });
 }
 

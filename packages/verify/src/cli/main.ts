@@ -180,6 +180,7 @@ async function run(o: Options, io: Io): Promise<number> {
   const time = await checkTimestamps(bundle, tsaCertificates(o.tsaCerts));
   const authentic = verifyBundle(bundle, {
     timestamps: time.step,
+    ...(time.authorities ? { timestampAuthorities: time.authorities } : {}),
     trust,
     ...(read.from === 'pdf' ? { pdf: pdfOf(read, o.allowUnsignedPdf) } : {}),
     ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),

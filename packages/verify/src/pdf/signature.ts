@@ -13,7 +13,7 @@ import {
   unsignedInteger,
   type DerNode,
 } from '../timestamp/der.js';
-import { hashName, verifySignature } from '../timestamp/signature.js';
+import { hashName, keyAlgorithm, verifySignature } from '../timestamp/signature.js';
 import { certificateFingerprint, parseCertificate } from '../timestamp/x509.js';
 
 /**
@@ -41,6 +41,9 @@ export type PdfSignature =
       certificate: string;
       /** The signing certificate's common name (or organisation). */
       signer: string;
+      /** The signing certificate's notAfter and key algorithm (for the evidence horizon). */
+      notAfter?: Date;
+      algorithm?: string;
     };
 
 /** A signature dictionary as found in the file, before its CMS is checked. */
@@ -119,6 +122,8 @@ async function checkSignedData(raw: RawPdfSignature, file: Uint8Array): Promise<
     ok: true,
     certificate: certificateFingerprint(signer.der),
     signer: signer.commonName ?? 'unnamed signer',
+    notAfter: signer.notAfter,
+    algorithm: keyAlgorithm(signer.spki),
   };
 }
 
