@@ -110,8 +110,19 @@ export interface Config {
    * self-issued certificate names (ISSUER_NAME).
    */
   pdfSigning: { keyFile: string | undefined; certFile: string | undefined; issuerName: string };
-  /** RFC 3161 time-stamp authorities (TSA_URLS) and the certificates their tokens must chain to. */
-  tsa: { urls: string[]; certFiles: string[]; timeoutMs: number };
+  /**
+   * RFC 3161 time-stamp authorities (TSA_URLS) and the certificates their tokens must chain to;
+   * PDF_LONG_TERM: PDF receipts are PAdES B-LTA (a DSS and a document time-stamp after the
+   * signature), their archive time-stamp renewed PDF_RENEWAL_MARGIN_DAYS before its certificate
+   * ends.
+   */
+  tsa: {
+    urls: string[];
+    certFiles: string[];
+    timeoutMs: number;
+    longTerm: boolean;
+    renewalMarginDays: number;
+  };
   /** Longest time between two seals and two witness rounds; 0: no in-process sealer. */
   anchorIntervalMs: number;
   /** The sealer's batching window: pending entries are sealed this often; 0: only per interval. */

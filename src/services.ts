@@ -113,7 +113,13 @@ export async function createServices(
     receipts,
     logWaiters: logWaitersOf(stores),
     registerSigner,
-    pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
+    pdfSigner: new PdfSigner(
+      time.pdfCredentials,
+      time.timestamping?.signatures,
+      time.timestamping && config.tsa.longTerm
+        ? { tsaCertificates: time.timestamping.certificates }
+        : undefined,
+    ),
     timestamping: time.timestamping,
   };
 }

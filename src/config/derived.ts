@@ -120,7 +120,13 @@ export function tsaOf(e: Env): Config['tsa'] {
   if (urls.length > 0 && certFiles.length === 0) {
     throw new ConfigError('TSA_URLS is set but TSA_CERT_FILES is not: set the TSA certificates');
   }
-  return { urls, certFiles: certFiles.map((f) => path.resolve(f)), timeoutMs: e.TSA_TIMEOUT_MS };
+  return {
+    urls,
+    certFiles: certFiles.map((f) => path.resolve(f)),
+    timeoutMs: e.TSA_TIMEOUT_MS,
+    longTerm: e.PDF_LONG_TERM,
+    renewalMarginDays: e.PDF_RENEWAL_MARGIN_DAYS,
+  };
 }
 
 /** An IANA time zone Intl knows; unset: the process's own (TZ), which is UTC in the image. */

@@ -69,6 +69,8 @@ export const EnvSchema = z.object({
   TSA_URLS: optionalString,
   TSA_CERT_FILES: optionalString,
   TSA_TIMEOUT_MS: intWithDefault(10_000, 100),
+  PDF_LONG_TERM: boolWithDefault(false),
+  PDF_RENEWAL_MARGIN_DAYS: intWithDefault(90, 1),
   ANCHOR_INTERVAL_MS: intWithDefault(60_000, 0),
   SEAL_BATCH_MS: intWithDefault(250, 0),
   ISSUE_BATCH_MAX: intWithDefault(128, 1),

@@ -62,7 +62,9 @@ async function renderSigned(
   const timestamping = pdfSigner.timestamper !== undefined;
   const complete =
     !timestamping ||
-    (signed.timestamped && (state === 'issued' || Boolean(bundle.logEntry?.timestamps)));
+    (signed.timestamped &&
+      (pdfSigner.longTerm === undefined || signed.archived === true) &&
+      (state === 'issued' || Boolean(bundle.logEntry?.timestamps)));
   return { bytes: signed.pdf, complete };
 }
 
