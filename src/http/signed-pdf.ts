@@ -39,7 +39,12 @@ export async function signedReceiptPdf(
   }
   const pdf = await renderSigned(app, record, state);
   if (pdf.complete) {
-    const entry = { receiptHash: record.receipt.receiptHash, pdf: pdf.bytes };
+    const archiveExpiresAt = await pdfSigner.archiveExpiry(pdf.bytes);
+    const entry = {
+      receiptHash: record.receipt.receiptHash,
+      pdf: pdf.bytes,
+      ...(archiveExpiresAt ? { archiveExpiresAt } : {}),
+    };
     if (kept) await stores.receiptPdfs.replace(record.id, state, entry);
     else await stores.receiptPdfs.put(record.id, state, entry);
   }

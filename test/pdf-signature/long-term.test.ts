@@ -3,7 +3,8 @@ import path from 'node:path';
 import { main } from '@verification-receipts/verify/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, tempDir, type TestContext } from '../helpers/context.js';
-import { pdfsig, qpdfCheck, run, signaturesOf, unsignedTimestampOf } from '../helpers/pades.js';
+import { expectLongTermValid } from '../helpers/long-term.js';
+import { run } from '../helpers/pades.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 import { startTsa, type TestTsa } from '../helpers/tsa.js';
 
@@ -60,57 +61,6 @@ async function receiptPdf(): Promise<Buffer> {
   return res.rawPayload;
 }
 
-/** `openssl ts -verify` of a token over `data`, trusting the test TSA's CA. */
-function tsVerify(name: string, data: Buffer, token: Buffer): string {
-  return run('openssl', [
-    'ts',
-    '-verify',
-    '-data',
-    write(`${name}.bin`, data),
-    '-in',
-    write(`${name}.tsr`, token),
-    '-token_in',
-    '-CAfile',
-    tsa.caFile,
-  ]).out;
-}
-
-/** Every time-stamp token of the file, each with the bytes it stamps. */
-export function tokensOf(pdf: Buffer): { data: Buffer; token: Buffer }[] {
-  const [service, ...stamps] = signaturesOf(pdf);
-  if (!service) throw new Error('no signature');
-  const { signature, token } = unsignedTimestampOf(service.der);
-  return [{ data: signature, token }, ...stamps.map((s) => ({ data: s.signed, token: s.der }))];
-}
-
-/**
- * pdfsig (poppler 22.12) validates the service's signature and reads each document time-stamp
- * (its authority, its byte range), but does not validate ETSI.RFC3161 tokens ("Unable to validate
- * this type of signature"): `openssl ts -verify` checks every token, over exactly its range.
- */
-export function expectLongTermValid(pdf: Buffer, name: string, stamps: number): void {
-  const file = write(`${name}.pdf`, pdf);
-  const report = pdfsig(file);
-  const sections = report.split(/^Signature #\d+:$/m).slice(1);
-  expect(sections, report).toHaveLength(stamps + 1);
-  const [service, ...archive] = sections;
-  expect(service).toContain('Signature Type: ETSI.CAdES.detached');
-  expect(service).toContain('Signature Validation: Signature is Valid.');
-  for (const [i, stamp] of archive.entries()) {
-    expect(stamp).toContain(`Signature Field Name: Archive time-stamp ${i + 1}`);
-    expect(stamp).toContain('Signer Certificate Common Name: Test TSA');
-    expect(stamp).not.toMatch(/Signature Validation: Signature is Invalid/);
-  }
-  expect(archive.at(-1)).toContain('Total document signed');
-  const check = qpdfCheck(file);
-  expect(check.out).toContain('No syntax or stream encoding errors found');
-  const tokens = tokensOf(pdf);
-  expect(tokens).toHaveLength(stamps + 1);
-  for (const [i, t] of tokens.entries()) {
-    expect(tsVerify(`${name}-${i}`, t.data, t.token), `token ${i}`).toContain('Verification: OK');
-  }
-}
-
 async function verifyCli(file: string): Promise<{ code: number; out: string }> {
   const out: string[] = [];
   const jwks = write('jwks.json', (await ctx.app.inject({ url: '/.well-known/jwks.json' })).body);
@@ -124,7 +74,7 @@ async function verifyCli(file: string): Promise<{ code: number; out: string }> {
 describe('PAdES B-LTA PDF receipts', () => {
   it('carry a DSS and a document time-stamp that pdfsig, openssl ts and receipt-verify accept', async () => {
     const pdf = await receiptPdf();
-    expectLongTermValid(pdf, 'lta', 1);
+    expectLongTermValid(pdf, { dir, name: 'lta', caFile: tsa.caFile, stampers: ['Test TSA'] });
     const res = await verifyCli(write('lta-cli.pdf', pdf));
     expect(res.code, res.out).toBe(0);
     const report = JSON.parse(res.out);

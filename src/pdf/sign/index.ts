@@ -1,6 +1,6 @@
 import { certificateFingerprint } from '@verification-receipts/verify/timestamp';
 import type { PdfCredentials } from './credentials.js';
-import { archive, certificatesOfCms } from './long-term.js';
+import { archive, archiveExpiry, certificatesOfCms } from './long-term.js';
 import { signPdf, type SignatureTimestamper, type SignedPdf } from './pades.js';
 
 export {
@@ -47,6 +47,11 @@ export class PdfSigner {
   /** Whether this start made the key and self-issued certificate. */
   get generated(): boolean {
     return this.credentials.generated;
+  }
+
+  /** When a B-LTA PDF's newest archive time-stamp stops being relied on (undefined: not B-LTA). */
+  async archiveExpiry(pdf: Buffer): Promise<Date | undefined> {
+    return this.longTerm ? archiveExpiry(pdf, this.longTerm.tsaCertificates) : undefined;
   }
 
   async sign(pdf: Buffer, signingTime?: Date): Promise<SignedPdf> {

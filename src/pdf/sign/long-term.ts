@@ -3,9 +3,12 @@ import {
   children,
   DerError,
   readNode,
+  keyAlgorithm,
   readWhole,
   sequence,
+  verifyTimestampToken,
 } from '@verification-receipts/verify/timestamp';
+import { ALGORITHM_HORIZONS } from '@verification-receipts/verify';
 import {
   PDFArray,
   PDFDict,
@@ -195,11 +198,9 @@ const CONTEXT_0 = 0xa0;
  * The /Contents of each signature dictionary in the file (the service's CMS signature and every
  * document time-stamp token), oldest first, with /Type /DocTimeStamp ones marked.
  */
-export async function signatureContents(
-  pdf: Buffer,
-): Promise<{ der: Uint8Array; timeStamp: boolean }[]> {
+export async function signatureContents(pdf: Buffer): Promise<SignatureContents[]> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-  const out: { der: Uint8Array; timeStamp: boolean; num: number }[] = [];
+  const out: (SignatureContents & { num: number })[] = [];
   for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict)) continue;
     const type = object.get(PDFName.of('Type'));
@@ -207,10 +208,47 @@ export async function signatureContents(
     if (!(contents instanceof PDFHexString)) continue;
     const timeStamp = type === PDFName.of('DocTimeStamp');
     if (!timeStamp && type !== PDFName.of('Sig')) continue;
-    const bytes = contents.asBytes();
-    out.push({ der: readNode(bytes).bytes, timeStamp, num: ref.objectNumber });
+    const range = object.lookupMaybe(PDFName.of('ByteRange'), PDFArray);
+    const byteRange = (range?.asArray() ?? []).map((n) => Number(n.toString()));
+    const der = readNode(contents.asBytes()).bytes;
+    out.push({ der, timeStamp, byteRange, num: ref.objectNumber });
   }
-  return out.sort((a, b) => a.num - b.num).map(({ der, timeStamp }) => ({ der, timeStamp }));
+  return out
+    .sort((a, b) => a.num - b.num)
+    .map(({ der, timeStamp, byteRange }) => ({
+      der,
+      timeStamp,
+      byteRange,
+    }));
+}
+
+interface SignatureContents {
+  der: Uint8Array;
+  timeStamp: boolean;
+  byteRange: number[];
+}
+
+/**
+ * When the newest document time-stamp stops being relied on: its authority's certificate ends,
+ * or its key's algorithm reaches its published end (the verifier's ALGORITHM_HORIZONS),
+ * whichever is first. Undefined when the file has no document time-stamp that verifies over
+ * its range under `trusted`.
+ */
+export async function archiveExpiry(
+  pdf: Buffer,
+  trusted: readonly Uint8Array[],
+): Promise<Date | undefined> {
+  const newest = (await signatureContents(pdf)).filter((s) => s.timeStamp).at(-1);
+  if (!newest) return undefined;
+  const [a = 0, b = 0, c = 0, d = 0] = newest.byteRange;
+  const data = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+  const check = await verifyTimestampToken(newest.der, { data, trusted });
+  if (!check.ok) return undefined;
+  const end = ALGORITHM_HORIZONS[keyAlgorithm(check.signer.spki)]?.until;
+  const algorithmEnd = end ? new Date(end) : undefined;
+  return algorithmEnd && algorithmEnd < check.signer.notAfter
+    ? algorithmEnd
+    : check.signer.notAfter;
 }
 
 /**

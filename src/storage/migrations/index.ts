@@ -23,6 +23,7 @@ import * as m021 from './021_change_notify_schema.js';
 import * as m022 from './022_deployment_gates.js';
 import * as m023 from './023_receipt_state_detail.js';
 import * as m024 from './024_proven_ci_receipts.js';
+import * as m027 from './027_receipt_pdf_renewal.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '022_deployment_gates': m022,
   '023_receipt_state_detail': m023,
   '024_proven_ci_receipts': m024,
+  '027_receipt_pdf_renewal': m027,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
