@@ -128,6 +128,11 @@ describe('archive time-stamp renewal', () => {
       Math.min(notAfter(long.certFile).getTime(), rsaEnd),
     );
     expect((await renewDuePdfs(job(long, nearEnd))).renewed).toBe(0);
+    // a renewal of a file the row no longer holds (another process renewed it) changes nothing
+    const stale = { ...(due as NonNullable<typeof due>), pdf: first };
+    const again = { receiptHash: stale.receiptHash, pdf: Buffer.from('x') };
+    expect(await ctx.repos.receiptPdfs.renew(stale, again)).toBe(false);
+    expect(await versions(id)).toHaveLength(1);
 
     expectLongTermValid(renewed, {
       dir,
