@@ -44,7 +44,7 @@ export const UNIT_TESTS = [
   'test/screening/**/*.test.ts',
   'test/files/{screening-lists,signing-key-file}.test.ts',
   // anchoring: Merkle tree, proofs, checkpoints, tiles (go-tlog.test.ts builds Go: integration)
-  'test/anchoring/{audited-entries,checkpoint,compact-range,merkle,proofs,sealer,tile-path}.test.ts',
+  'test/anchoring/{audited-entries,checkpoint,compact-range,cosignature-mldsa,merkle,proofs,sealer,tile-path}.test.ts',
   'test/timestamping/{token-checks,x509-extensions}.test.ts',
   // contract, configuration, pure HTTP helpers, PDF layout and rendering
   'test/contract/base64.test.ts',

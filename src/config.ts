@@ -97,6 +97,12 @@ export interface Config {
     disabled: boolean;
     /** Kids trusted without an endorsement, besides the key this process signs with. */
     trustedKids: string[];
+    /**
+     * PQ_SIGNATURES: bundles carry an ML-DSA-44 signature of the receipt beside the Ed25519 one,
+     * by the key whose 32-byte seed is in PQ_SIGNING_KEY_FILE (else `<DATA_DIR>/signing-key-ml-dsa-44.seed`,
+     * generated on first use).
+     */
+    pq: { enabled: boolean; keyFile: string | undefined };
   };
   screeningListsDir: string | undefined;
   /**
@@ -105,8 +111,19 @@ export interface Config {
    * self-issued certificate names (ISSUER_NAME).
    */
   pdfSigning: { keyFile: string | undefined; certFile: string | undefined; issuerName: string };
-  /** RFC 3161 time-stamp authorities (TSA_URLS) and the certificates their tokens must chain to. */
-  tsa: { urls: string[]; certFiles: string[]; timeoutMs: number };
+  /**
+   * RFC 3161 time-stamp authorities (TSA_URLS) and the certificates their tokens must chain to;
+   * PDF_LONG_TERM: PDF receipts are PAdES B-LTA (a DSS and a document time-stamp after the
+   * signature), their archive time-stamp renewed PDF_RENEWAL_MARGIN_DAYS before its certificate
+   * ends.
+   */
+  tsa: {
+    urls: string[];
+    certFiles: string[];
+    timeoutMs: number;
+    longTerm: boolean;
+    renewalMarginDays: number;
+  };
   /** Longest time between two seals and two witness rounds; 0: no in-process sealer. */
   anchorIntervalMs: number;
   /** The sealer's batching window: pending entries are sealed this often; 0: only per interval. */

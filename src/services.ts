@@ -10,11 +10,12 @@ import { OidcVerifier } from './receipts/ci-identity/oidc.js';
 import type { IntegrityFailureReporter } from './receipts/intact.js';
 import { ReceiptIssuer } from './receipts/issuance.js';
 import { LogWaiters } from './receipts/log-waiters.js';
-import { loadKeySource } from './files/signing-key-file.js';
+import { loadKeySource, loadPqSeed } from './files/signing-key-file.js';
 import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
 import type { DefaultBranchSource, SigningKeyStore } from './receipts/ports.js';
 import { ReceiptService, type ReceiptServiceDeps } from './receipts/service.js';
+import { createPqSigner, type PqSigner } from './receipts/pq-signer.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
 import { loadScreeningLists } from './files/screening-lists.js';
@@ -41,6 +42,8 @@ export interface Services {
   stores: Repositories;
   /** Undefined when SIGNING_DISABLED=true (or a CLI command that signs nothing). */
   signer: Signer | undefined;
+  /** The ML-DSA-44 signer of bundles (PQ_SIGNATURES), published in the JWKS as an AKP key. */
+  pqSigner: PqSigner | undefined;
   /** Where the signing key came from, and whether this start generated it. */
   signingKey: { file: string | undefined; generated: boolean } | undefined;
   /** The trusted signing keys (chain of trust), for verification and the JWKS. */
@@ -91,6 +94,8 @@ export async function createServices(
     options.loadSigner === false || config.signing.disabled ? undefined : loadKeySource(config);
   const signer = source ? createSigner(source.pem) : undefined;
   const signingKey = source ? { file: source.file, generated: source.generated } : undefined;
+  const pqSigner =
+    signer && config.signing.pq.enabled ? createPqSigner(loadPqSeed(config)) : undefined;
   const screening = await loadScreeningLists(
     options.loadScreening === false ? undefined : config.screeningListsDir,
   );
@@ -112,6 +117,7 @@ export async function createServices(
     keyRing,
     anchoring,
     signer,
+    pqSigner,
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
@@ -119,6 +125,7 @@ export async function createServices(
     config,
     stores,
     signer,
+    pqSigner,
     signingKey,
     keyTrust,
     keyRing,
@@ -126,7 +133,13 @@ export async function createServices(
     receipts,
     logWaiters: logWaitersOf(stores, anchoring),
     registerSigner,
-    pdfSigner: new PdfSigner(time.pdfCredentials, time.timestamping?.signatures),
+    pdfSigner: new PdfSigner(
+      time.pdfCredentials,
+      time.timestamping?.signatures,
+      time.timestamping && config.tsa.longTerm
+        ? { tsaCertificates: time.timestamping.certificates }
+        : undefined,
+    ),
     timestamping: time.timestamping,
     webhooks: webhooksOf(config, stores, receipts, source?.pem),
   };
@@ -175,7 +188,7 @@ function receiptServiceOf(
   config: Config,
   stores: Repositories,
   options: ServiceOptions,
-  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer'>,
+  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer' | 'pqSigner'>,
 ): ReceiptService {
   return new ReceiptService({
     ...built,

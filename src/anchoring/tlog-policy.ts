@@ -11,7 +11,7 @@ import { CheckpointError } from './errors.js';
 export interface PolicyWitness {
   /** The witness's key name, which names it in the policy too. */
   name: string;
-  /** Its cosigner vkey (c2sp.org/tlog-cosignature, type 0x04). */
+  /** Its cosigner vkey (c2sp.org/tlog-cosignature, type 0x04 Ed25519 or 0x06 ML-DSA-44). */
   vkey: string;
 }
 

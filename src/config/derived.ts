@@ -64,6 +64,7 @@ export function signingOf(e: Env): Config['signing'] {
     keyFile: e.SIGNING_KEY_FILE,
     disabled: e.SIGNING_DISABLED,
     trustedKids: commaList(e.SIGNING_TRUSTED_KIDS) ?? [],
+    pq: { enabled: e.PQ_SIGNATURES, keyFile: e.PQ_SIGNING_KEY_FILE },
   };
 }
 
@@ -119,7 +120,13 @@ export function tsaOf(e: Env): Config['tsa'] {
   if (urls.length > 0 && certFiles.length === 0) {
     throw new ConfigError('TSA_URLS is set but TSA_CERT_FILES is not: set the TSA certificates');
   }
-  return { urls, certFiles: certFiles.map((f) => path.resolve(f)), timeoutMs: e.TSA_TIMEOUT_MS };
+  return {
+    urls,
+    certFiles: certFiles.map((f) => path.resolve(f)),
+    timeoutMs: e.TSA_TIMEOUT_MS,
+    longTerm: e.PDF_LONG_TERM,
+    renewalMarginDays: e.PDF_RENEWAL_MARGIN_DAYS,
+  };
 }
 
 /** An IANA time zone Intl knows; unset: the process's own (TZ), which is UTC in the image. */
@@ -260,7 +267,7 @@ export function witnessesOf(
     const witness = parseWitness(item);
     if (!witness) {
       throw new ConfigError(
-        `WITNESSES: "${item.slice(0, 200)}" is not <vkey>@<url> with an Ed25519 cosignature vkey (type 0x04)`,
+        `WITNESSES: "${item.slice(0, 200)}" is not <vkey>@<url> with a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`,
       );
     }
     return witness;

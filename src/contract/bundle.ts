@@ -20,6 +20,24 @@ export const BundleKey = z.strictObject({
   alg: z.literal('EdDSA'),
 });
 
+export const PqBundleKey = z.strictObject({
+  kty: z.literal('AKP'),
+  alg: z.literal('ML-DSA-44'),
+  pub: z.string().describe('base64url raw 1312-byte ML-DSA-44 public key'),
+  kid: z.string().describe('RFC 7638 thumbprint over alg, kty and pub'),
+});
+
+export const PqSignature = z.strictObject({
+  alg: z.literal('ML-DSA-44'),
+  kid: z.string().describe('RFC 7638 thumbprint of publicKey'),
+  signature: z
+    .string()
+    .describe(
+      'base64url 2420-byte FIPS 204 ML-DSA-44 signature (pure, empty context) over canonicalReceipt',
+    ),
+  publicKey: PqBundleKey,
+});
+
 export const PdfSignerEndorsement = z.strictObject({
   statement: z.strictObject({
     type: z.literal(PDF_SIGNER_STATEMENT_TYPE),
@@ -45,6 +63,9 @@ export const ReceiptBundle = z
       publicKey: BundleKey.nullable().describe('The signing key; null for an unsigned receipt'),
     }),
     logEntry: BundleLogEntry.optional().describe('Present once the receipt is in a checkpoint'),
+    pqSignature: PqSignature.optional().describe(
+      'With PQ_SIGNATURES: the receipt signed again with ML-DSA-44 over the same canonical bytes (a verifier that does not know it ignores it)',
+    ),
     pdfSigner: PdfSignerEndorsement.optional().describe(
       "In a PDF receipt's attached bundle: the receipt key's statement naming the certificate the PDF is signed with",
     ),

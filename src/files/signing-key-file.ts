@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -30,6 +30,21 @@ export function writeKeyFile(file: string, pem: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, pem, { mode: 0o600 });
   fs.renameSync(tmp, file);
+}
+
+/**
+ * The 32-byte seed of the ML-DSA-44 key (hex, one line) in PQ_SIGNING_KEY_FILE, else in
+ * `<DATA_DIR>/signing-key-ml-dsa-44.seed`, generated there on first use (mode 0600).
+ */
+export function loadPqSeed(config: Config): Uint8Array {
+  const file = config.signing.pq.keyFile ?? path.join(config.dataDir, 'signing-key-ml-dsa-44.seed');
+  if (!fs.existsSync(file)) {
+    if (config.signing.pq.keyFile) throw new Error(`PQ_SIGNING_KEY_FILE ${file} does not exist`);
+    writeKeyFile(file, `${randomBytes(32).toString('hex')}\n`);
+  }
+  const hex = fs.readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} is not a 32-byte seed in hex`);
+  return new Uint8Array(Buffer.from(hex, 'hex'));
 }
 
 export function loadKeySource(config: Config): KeySource {

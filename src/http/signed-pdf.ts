@@ -39,7 +39,12 @@ export async function signedReceiptPdf(
   }
   const pdf = await renderSigned(app, record, state);
   if (pdf.complete) {
-    const entry = { receiptHash: record.receipt.receiptHash, pdf: pdf.bytes };
+    const archiveExpiresAt = await pdfSigner.archiveExpiry(pdf.bytes);
+    const entry = {
+      receiptHash: record.receipt.receiptHash,
+      pdf: pdf.bytes,
+      ...(archiveExpiresAt ? { archiveExpiresAt } : {}),
+    };
     if (kept) await stores.receiptPdfs.replace(record.id, state, entry);
     else await stores.receiptPdfs.put(record.id, state, entry);
   }
@@ -62,7 +67,9 @@ async function renderSigned(
   const timestamping = pdfSigner.timestamper !== undefined;
   const complete =
     !timestamping ||
-    (signed.timestamped && (state === 'issued' || Boolean(bundle.logEntry?.timestamps)));
+    (signed.timestamped &&
+      (pdfSigner.longTerm === undefined || signed.archived === true) &&
+      (state === 'issued' || Boolean(bundle.logEntry?.timestamps)));
   return { bytes: signed.pdf, complete };
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@verification-receipts/verify';
 import { canonicalReceipt } from './canonical.js';
 import type { ReceiptRecord } from './ports.js';
+import type { PqSigner } from './pq-signer.js';
 import type { Ed25519PublicJwk } from './signer.js';
 import type { StoredReceipt } from './types.js';
 
@@ -28,6 +29,29 @@ export interface LogMaterial {
 export type ReceiptBundleOf = Omit<ReceiptBundle, 'receipt' | 'status'> & {
   receipt: StoredReceipt;
 };
+
+/**
+ * The bundle with the receipt's ML-DSA-44 signature over the same canonical bytes (member
+ * `pqSignature`, which verifiers that do not know it ignore); only a receipt signed with Ed25519
+ * gets one, and the receipt itself, its hash and its log entry do not change.
+ */
+export function withPqSignature(
+  bundle: ReceiptBundleOf,
+  pq: PqSigner | undefined,
+): ReceiptBundleOf {
+  if (!pq || !bundle.receipt.receiptSignature) return bundle;
+  const { kty, alg, pub, kid } = pq.publicJwk;
+  const signature = pq.sign(new TextEncoder().encode(bundle.canonicalReceipt));
+  return {
+    ...bundle,
+    pqSignature: {
+      alg,
+      kid,
+      signature: Buffer.from(signature).toString('base64url'),
+      publicKey: { kty, alg, pub, kid },
+    },
+  };
+}
 
 export function buildBundle(
   record: ReceiptRecord,

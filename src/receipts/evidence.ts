@@ -3,7 +3,7 @@ import { LogEntriesTampered } from '../anchoring/audited-entries.js';
 import type { AnchorState } from '../contract/common.js';
 import { isServiceError, ServiceError } from '../errors.js';
 import { attestationOf, type SigstoreBundle } from './attestation.js';
-import { buildBundle, type ReceiptBundleOf } from './bundle.js';
+import { buildBundle, withPqSignature, type ReceiptBundleOf } from './bundle.js';
 import { ReceiptError, receiptHashNotFound } from './errors.js';
 import {
   integrityFailureOf,
@@ -19,6 +19,7 @@ import { pdfSignerEndorsement } from './pdf-signer.js';
 import type { ReceiptLinks, ReceiptRecord, ReceiptStores } from './ports.js';
 import { signedStatus, statusStatementOf, type PublicStatus } from './public-status.js';
 import { anchorStateOf } from './record-state.js';
+import type { PqSigner } from './pq-signer.js';
 import type { Signer } from './signer.js';
 
 /** What the evidence about a stored receipt is made from. */
@@ -31,6 +32,8 @@ export interface EvidenceDeps {
   links: ReceiptLinks;
   /** Signs public status statements; undefined when SIGNING_DISABLED. */
   signer?: Signer | undefined;
+  /** Adds an ML-DSA-44 signature to bundles of signed receipts (PQ_SIGNATURES). */
+  pqSigner?: PqSigner | undefined;
   /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
   onIntegrityFailure?: IntegrityFailureReporter;
   now?: () => Date;
@@ -161,7 +164,7 @@ export class ReceiptEvidence {
       inclusion && vkey
         ? { origin: anchoring.origin, noteVerifierKey: vkey, inclusion }
         : undefined;
-    return buildBundle(record, key, log);
+    return withPqSignature(buildBundle(record, key, log), this.deps.pqSigner);
   }
 
   /**

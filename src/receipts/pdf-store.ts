@@ -8,6 +8,14 @@ export interface StoredReceiptPdf {
   /** The receipt's hash when the PDF was signed. */
   receiptHash: string;
   pdf: Buffer;
+  /** When its newest archive time-stamp stops being relied on (PAdES B-LTA only). */
+  archiveExpiresAt?: Date;
+}
+
+/** A kept PDF whose archive time-stamp is due for renewal. */
+export interface DuePdf extends StoredReceiptPdf {
+  receiptId: string;
+  state: ReceiptPdfState;
 }
 
 export interface ReceiptPdfStore {
@@ -16,4 +24,11 @@ export interface ReceiptPdfStore {
   put(receiptId: string, state: ReceiptPdfState, stored: StoredReceiptPdf): Promise<void>;
   /** Puts this PDF in place of the one kept for the state (whose bytes did not verify). */
   replace(receiptId: string, state: ReceiptPdfState, stored: StoredReceiptPdf): Promise<void>;
+  /** Kept PDFs whose archive time-stamp stops being relied on before `before`, soonest first. */
+  dueForRenewal(before: Date, limit: number): Promise<DuePdf[]>;
+  /**
+   * Puts the renewed PDF in place of `previous` (kept among the versions), unless the row no
+   * longer holds `previous` (then nothing changes and false is returned).
+   */
+  renew(due: DuePdf, renewed: StoredReceiptPdf): Promise<boolean>;
 }

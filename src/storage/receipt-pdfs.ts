@@ -1,7 +1,28 @@
 import type { Knex } from 'knex';
-import type { ReceiptPdfState, ReceiptPdfStore, StoredReceiptPdf } from '../receipts/pdf-store.js';
+import type {
+  DuePdf,
+  ReceiptPdfState,
+  ReceiptPdfStore,
+  StoredReceiptPdf,
+} from '../receipts/pdf-store.js';
 
-/** Signed PDF receipts (`receipt_pdfs`), one per receipt and state. */
+interface Row {
+  receipt_id: string;
+  state: ReceiptPdfState;
+  receipt_hash: string;
+  pdf: Buffer;
+  archive_expires_at: Date | string | null;
+}
+
+const rowOf = (receiptId: string, state: ReceiptPdfState, stored: StoredReceiptPdf) => ({
+  receipt_id: receiptId,
+  state,
+  receipt_hash: stored.receiptHash,
+  pdf: stored.pdf,
+  archive_expires_at: stored.archiveExpiresAt ?? null,
+});
+
+/** Signed PDF receipts (`receipt_pdfs`), one per receipt and state, and the renewed ones' past. */
 export class ReceiptPdfRepository implements ReceiptPdfStore {
   constructor(private readonly knex: Knex) {}
 
@@ -14,7 +35,7 @@ export class ReceiptPdfRepository implements ReceiptPdfStore {
 
   async put(receiptId: string, state: ReceiptPdfState, stored: StoredReceiptPdf): Promise<void> {
     await this.knex('receipt_pdfs')
-      .insert({ receipt_id: receiptId, state, receipt_hash: stored.receiptHash, pdf: stored.pdf })
+      .insert(rowOf(receiptId, state, stored))
       .onConflict(['receipt_id', 'state'])
       .ignore();
   }
@@ -25,8 +46,47 @@ export class ReceiptPdfRepository implements ReceiptPdfStore {
     stored: StoredReceiptPdf,
   ): Promise<void> {
     await this.knex('receipt_pdfs')
-      .insert({ receipt_id: receiptId, state, receipt_hash: stored.receiptHash, pdf: stored.pdf })
+      .insert(rowOf(receiptId, state, stored))
       .onConflict(['receipt_id', 'state'])
-      .merge(['receipt_hash', 'pdf']);
+      .merge(['receipt_hash', 'pdf', 'archive_expires_at']);
+  }
+
+  async dueForRenewal(before: Date, limit: number): Promise<DuePdf[]> {
+    const rows = (await this.knex('receipt_pdfs')
+      .where('archive_expires_at', '<', before)
+      .orderBy('archive_expires_at')
+      .limit(limit)
+      .select('receipt_id', 'state', 'receipt_hash', 'pdf', 'archive_expires_at')) as Row[];
+    return rows.map((r) => ({
+      receiptId: r.receipt_id,
+      state: r.state,
+      receiptHash: r.receipt_hash,
+      pdf: Buffer.from(r.pdf),
+      ...(r.archive_expires_at ? { archiveExpiresAt: new Date(r.archive_expires_at) } : {}),
+    }));
+  }
+
+  async renew(due: DuePdf, renewed: StoredReceiptPdf): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const row = (await trx('receipt_pdfs')
+        .where({ receipt_id: due.receiptId, state: due.state })
+        .forUpdate()
+        .first('pdf')) as { pdf: Buffer } | undefined;
+      if (!row || !Buffer.from(row.pdf).equals(due.pdf)) return false;
+      await trx('receipt_pdf_versions').insert({
+        receipt_id: due.receiptId,
+        state: due.state,
+        receipt_hash: due.receiptHash,
+        pdf: due.pdf,
+      });
+      await trx('receipt_pdfs')
+        .where({ receipt_id: due.receiptId, state: due.state })
+        .update({
+          receipt_hash: renewed.receiptHash,
+          pdf: renewed.pdf,
+          archive_expires_at: renewed.archiveExpiresAt ?? null,
+        });
+      return true;
+    });
   }
 }

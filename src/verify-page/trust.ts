@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { certificatesFromPem, jwkKey, type TrustRoot } from '@verification-receipts/verify';
+import { akpKey, certificatesFromPem, jwkKey, type TrustRoot } from '@verification-receipts/verify';
 import { parseVerifierKey } from '@verification-receipts/verify/log';
 import { $ } from './dom.js';
 
@@ -27,7 +27,9 @@ function inlined(): Inlined {
 export function pageTrust(): TrustRoot {
   const root = inlined();
   const keys = (root.keys ?? []).map(jwkKey).filter((k): k is Uint8Array => k !== undefined);
+  const pqKeys = (root.keys ?? []).map(akpKey).filter((k): k is Uint8Array => k !== undefined);
   const trust: TrustRoot = { keys, source: 'the keys this page was served with' };
+  if (pqKeys.length > 0) trust.pqKeys = pqKeys;
   const { origin, verifierKey } = root.log ?? {};
   const vkey = typeof verifierKey === 'string' ? parseVerifierKey(verifierKey) : undefined;
   if (typeof origin === 'string' && vkey?.name === origin) {

@@ -1,7 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readNode } from '@verification-receipts/verify/timestamp';
+import {
+  children,
+  readNode,
+  readWhole,
+  sequence,
+  TAG,
+} from '@verification-receipts/verify/timestamp';
 
 /** The PDF's last signature: its /ByteRange, the signed bytes and the CMS DER of /Contents. */
 export function signatureOf(pdf: Buffer): {
@@ -69,4 +75,32 @@ export function opensslCmsVerify(
 
 export function openssl(args: string[], input?: string | Buffer): string {
   return execFileSync('openssl', args, { input, encoding: 'latin1', timeout: 60_000 });
+}
+
+/** The SignerInfo's signature value and its id-aa-signatureTimeStampToken (RFC 3161 appendix A). */
+export function unsignedTimestampOf(cms: Buffer): { signature: Buffer; token: Buffer } {
+  const [, wrapped] = sequence(readWhole(cms), 'ContentInfo');
+  const signedData = sequence(children(wrapped!)[0], 'SignedData');
+  const infos = sequence(signedData.at(-1), 'signerInfos', TAG.set);
+  const info = sequence(infos[0], 'SignerInfo');
+  const signature = Buffer.from(info[5]!.value);
+  const unsigned = info[6];
+  if (unsigned?.tag !== 0xa1) throw new Error('the signature has no unsigned attributes');
+  const [attribute] = children(unsigned!);
+  const [oid, values] = sequence(attribute, 'attribute');
+  // 1.2.840.113549.1.9.16.2.14
+  if (Buffer.from(oid!.value).toString('hex') !== '2a864886f70d010910020e')
+    throw new Error('the unsigned attribute is not a signature time-stamp');
+  return { signature, token: Buffer.from(children(values!)[0]!.bytes) };
+}
+
+/** Every signature of the PDF, oldest first: its signed bytes and the DER of its /Contents. */
+export function signaturesOf(pdf: Buffer): { signed: Buffer; der: Buffer }[] {
+  const text = pdf.toString('latin1');
+  return [...text.matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\]/g)].map((m) => {
+    const [a = 0, b = 0, c = 0, d = 0] = m.slice(1, 5).map(Number);
+    const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+    const hex = pdf.subarray(a + b + 1, c - 1).toString('latin1');
+    return { signed, der: Buffer.from(readNode(Buffer.from(hex, 'hex')).bytes) };
+  });
 }

@@ -31,7 +31,8 @@ function opensslSync(args: string[], cwd: string): void {
 }
 
 /** A CA and a TSA certificate it issues (EKU timeStamping, critical), and the ts config. */
-export function makeTsaFiles(dir: string, name = 'Test TSA'): TsaFiles {
+/** `tsaDays`: how long the TSA certificate is valid (its CA's is ten years). */
+export function makeTsaFiles(dir: string, name = 'Test TSA', tsaDays = 3650): TsaFiles {
   fs.mkdirSync(dir, { recursive: true });
   opensslSync(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key'], dir);
   opensslSync(
@@ -69,7 +70,7 @@ export function makeTsaFiles(dir: string, name = 'Test TSA'): TsaFiles {
       'ca.key',
       '-CAcreateserial',
       '-days',
-      '3650',
+      String(tsaDays),
       '-sha256',
       '-extfile',
       'ext.cnf',
@@ -129,8 +130,12 @@ export function tsConfig(
   return config;
 }
 
-export async function startTsa(dir: string, mode: TsaMode = 'ok'): Promise<TestTsa> {
-  const files = makeTsaFiles(dir);
+export async function startTsa(
+  dir: string,
+  mode: TsaMode = 'ok',
+  identity: { name?: string; days?: number } = {},
+): Promise<TestTsa> {
+  const files = makeTsaFiles(dir, identity.name, identity.days);
   const sockets = new Set<import('node:net').Socket>();
   const tsa: TestTsa = {
     url: '',

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const SERVER = fileURLToPath(new URL('./witness-server.mjs', import.meta.url));
+const ML_DSA_SERVER = fileURLToPath(new URL('./mldsa-witness.py', import.meta.url));
 
 export interface TestWitness {
   name: string;
@@ -14,15 +15,15 @@ export interface TestWitness {
   stop(): Promise<void>;
 }
 
-/** The Ed25519 cosigner vkey of `name` and a raw public key. */
-export function cosignerVkey(name: string, publicKey: Buffer): string {
+/** The cosigner vkey of `name` and a raw public key: type 0x04 (Ed25519) or 0x06 (ML-DSA-44). */
+export function cosignerVkey(name: string, publicKey: Buffer, type = 4): string {
   const id = createHash('sha256')
     .update(`${name}\n`)
-    .update(Buffer.of(4))
+    .update(Buffer.of(type))
     .update(publicKey)
     .digest()
     .subarray(0, 4);
-  return `${name}+${id.toString('hex')}+${Buffer.concat([Buffer.of(4), publicKey]).toString('base64')}`;
+  return `${name}+${id.toString('hex')}+${Buffer.concat([Buffer.of(type), publicKey]).toString('base64')}`;
 }
 
 /** A free loopback port (for a witness that starts later at a configured URL). */
@@ -39,12 +40,19 @@ export async function startWitness(options: {
   name: string;
   seed: string;
   logVkey: string;
-  mode?: 'normal' | 'refuse' | 'garbage' | 'slow' | 'wrong-key';
+  mode?: 'normal' | 'refuse' | 'garbage' | 'slow' | 'wrong-key' | 'corrupt';
   port?: number;
+  /** An ML-DSA-44 witness (test/helpers/mldsa-witness.py, OpenSSL's ML-DSA) instead of Ed25519. */
+  mlDsa?: boolean;
 }): Promise<TestWitness> {
-  const child = spawn(process.execPath, [SERVER], {
+  const [command, args] = options.mlDsa
+    ? ['python3', [ML_DSA_SERVER]]
+    : [process.execPath, [SERVER]];
+  const child = spawn(command, args, {
     env: {
       PATH: process.env.PATH,
+      // python3 may be a pyenv shim, which finds its interpreter from HOME
+      ...(options.mlDsa && process.env.HOME ? { HOME: process.env.HOME } : {}),
       WITNESS_NAME: options.name,
       WITNESS_SEED: options.seed,
       LOG_VKEY: options.logVkey,
@@ -62,7 +70,7 @@ export async function startWitness(options: {
   return {
     name: options.name,
     url: `http://127.0.0.1:${port}`,
-    vkey: cosignerVkey(options.name, publicKey),
+    vkey: cosignerVkey(options.name, publicKey, options.mlDsa ? 6 : 4),
     publicKey,
     stop: async () => {
       if (child.exitCode !== null) return;

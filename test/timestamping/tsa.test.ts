@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { children, readWhole, sequence, TAG } from '@verification-receipts/verify/timestamp';
 import { main } from '@verification-receipts/verify/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointTimestamper, type TimestampOutcome } from '../../src/timestamping/index.js';
 import { trustedTsaCertificates } from '../../src/timestamping/index.js';
 import { RESTING_MS, signatureTimestamper } from '../../src/timestamping/signature-timestamper.js';
 import { createTestContext, tempDir, type TestContext } from '../helpers/context.js';
-import { run, signatureOf } from '../helpers/pades.js';
+import { run, signatureOf, unsignedTimestampOf } from '../helpers/pades.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 import { startTsa, type TestTsa } from '../helpers/tsa.js';
 
@@ -216,21 +215,6 @@ describe('PDF signatures with a TSA (PAdES B-T)', () => {
     expect(wrong.out).not.toContain('Verification: OK');
   });
 });
-
-/** The SignerInfo's signature value and its id-aa-signatureTimeStampToken (RFC 3161 appendix A). */
-function unsignedTimestampOf(cms: Buffer): { signature: Buffer; token: Buffer } {
-  const [, wrapped] = sequence(readWhole(cms), 'ContentInfo');
-  const signedData = sequence(children(wrapped!)[0], 'SignedData');
-  const infos = sequence(signedData.at(-1), 'signerInfos', TAG.set);
-  const info = sequence(infos[0], 'SignerInfo');
-  const signature = Buffer.from(info[5]!.value);
-  const unsigned = info[6];
-  expect(unsigned?.tag).toBe(0xa1);
-  const [attribute] = children(unsigned!);
-  const [oid, values] = sequence(attribute, 'attribute');
-  expect(Buffer.from(oid!.value).toString('hex')).toBe('2a864886f70d010910020e'); // 1.2.840.113549.1.9.16.2.14
-  return { signature, token: Buffer.from(children(values!)[0]!.bytes) };
-}
 
 describe('a TSA that fails', () => {
   async function attempt(

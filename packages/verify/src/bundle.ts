@@ -40,6 +40,21 @@ export interface BundleLogEntry {
 /** Most time-stamp tokens a bundle's log entry may carry (one per authority). */
 export const MAX_BUNDLE_TIMESTAMPS = 8;
 
+/**
+ * A second signature over the same canonical receipt bytes, by the service's ML-DSA-44 key
+ * (FIPS 204, pure, empty context): what keeps a receipt authentic once Ed25519 can be forged.
+ * Verifiers that do not know it ignore it; the receipt, its hash and its log entry are the same
+ * with or without it.
+ */
+export interface BundlePqSignature {
+  alg: 'ML-DSA-44';
+  /** RFC 7638 thumbprint of `publicKey`. */
+  kid: string;
+  /** base64url of the 2420-byte signature over the UTF-8 canonicalReceipt. */
+  signature: string;
+  publicKey: { kty: 'AKP'; alg: 'ML-DSA-44'; pub: string; kid: string };
+}
+
 export interface ReceiptBundle {
   mediaType: typeof BUNDLE_MEDIA_TYPE;
   /** The stored receipt, with receiptHash and receiptSignature. */
@@ -49,6 +64,8 @@ export interface ReceiptBundle {
   verificationMaterial: { publicKey: BundleKey | null };
   /** Present once the receipt is in a signed checkpoint. */
   logEntry?: BundleLogEntry;
+  /** The receipt's ML-DSA-44 signature, when the service makes one (hybrid signatures). */
+  pqSignature?: BundlePqSignature;
   /**
    * In a PDF receipt's attached bundle: the receipt key's statement naming the certificate the
    * PDF is signed with (pdf/endorsement.ts). Checked by the `pdf-signature` step.

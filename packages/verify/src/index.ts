@@ -36,7 +36,13 @@ export {
   type Verdict,
   type VerdictLabel,
 } from './verdict.js';
-export { hasTrustRoot, type PinnedLog, type PinnedWitness, type TrustRoot } from './trust.js';
+export {
+  hasTrustRoot,
+  type CosignatureType,
+  type PinnedLog,
+  type PinnedWitness,
+  type TrustRoot,
+} from './trust.js';
 export type { Step, StepId, StepStatus } from './steps.js';
 export {
   BUNDLE_ATTACHMENT_NAME,
@@ -44,10 +50,18 @@ export {
   LEAF_VERSION,
   parseBundle,
   type BundleKey,
+  type BundlePqSignature,
   type BundleLogEntry,
   type ReceiptBundle,
 } from './bundle.js';
-export { jwkKey, jwkThumbprint } from './primitives.js';
+export {
+  akpKey,
+  akpThumbprint,
+  jwkKey,
+  jwkThumbprint,
+  mlDsa44Verify,
+  type MlDsa44Jwk,
+} from './primitives.js';
 export {
   PDF_SIGNER_STATEMENT_TYPE,
   pdfSignatureStep,
@@ -56,6 +70,13 @@ export {
 export type { PdfSignature } from './pdf/signature.js';
 export { checkPdfRevisions } from './pdf/revision-check.js';
 export { checkTimestamps, type IndependentTime } from './timestamp/steps.js';
+export {
+  ALGORITHM_HORIZONS,
+  evidenceHorizon,
+  horizonSentence,
+  type EvidenceHorizon,
+  type HorizonFacts,
+} from './horizon.js';
 export { certificatesFromPem } from './timestamp/x509.js';
 export { KNOWN_REASONS, reasonText } from './reasons.js';
 export { failedStepSentence, plainStep, plainVerdict, type PlainVerdict } from './plain.js';

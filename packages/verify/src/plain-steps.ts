@@ -17,6 +17,8 @@ const FAILED: Readonly<Record<StepId, string>> = {
   'key-id': 'The receipt does not name the key that signed it correctly: it was altered or damaged',
   'key-trust': 'This receipt was not signed by the service you trust',
   signature: "The receipt's signature does not verify: it was altered or damaged",
+  'pq-signature':
+    "The receipt's post-quantum signature, which you asked for, is missing or does not verify",
   'log-inclusion': "The receipt is not proven to be in the service's public log",
   checkpoint: "The public log's signed record of its contents does not verify",
   witnesses: "Too few independent witnesses vouch for the public log's contents",

@@ -1,6 +1,14 @@
 import type { ReceiptBundle } from './bundle.js';
 import { equalBytes, fromBase64url, utf8 } from './encoding.js';
-import { ed25519Verify, jcs, jwkThumbprint, sha256Wire } from './primitives.js';
+import {
+  akpKey,
+  akpThumbprint,
+  ed25519Verify,
+  jcs,
+  jwkThumbprint,
+  mlDsa44Verify,
+  sha256Wire,
+} from './primitives.js';
 import { step, type Step } from './steps.js';
 import type { TrustRoot } from './trust.js';
 
@@ -96,4 +104,56 @@ export function keyTrust(
     );
   }
   return step('key-trust', 'FAIL', NO_TRUST_ROOT);
+}
+
+/** A post-quantum signature that is absent or does not hold: FAIL when required, else WARN. */
+const pqProblem = (required: boolean, detail: string): Step =>
+  step(
+    'pq-signature',
+    required ? 'FAIL' : 'WARN',
+    required ? detail : `${detail} (not required: ignored)`,
+  );
+
+/**
+ * The receipt's ML-DSA-44 signature (bundle `pqSignature`): by a pinned ML-DSA-44 key, named by
+ * its RFC 7638 thumbprint, over the same canonical bytes as the Ed25519 one. Without
+ * `required` (--require-pq) a missing or broken one is reported and does not change the verdict.
+ */
+export function pqSignature(
+  bundle: ReceiptBundle,
+  trust: TrustRoot,
+  required: boolean,
+): Step | undefined {
+  const pq = bundle.pqSignature as Partial<ReceiptBundle['pqSignature']> | undefined;
+  if (pq === undefined) {
+    // a bundle made before hybrid signatures: its steps are what they always were
+    return required
+      ? step('pq-signature', 'FAIL', 'the bundle carries no ML-DSA-44 signature (--require-pq)')
+      : undefined;
+  }
+  if (typeof pq !== 'object' || pq === null || pq.alg !== 'ML-DSA-44') {
+    return pqProblem(required, 'pqSignature is not an ML-DSA-44 signature');
+  }
+  const key = akpKey(pq.publicKey);
+  if (!key) return pqProblem(required, 'pqSignature.publicKey is not an ML-DSA-44 AKP JWK');
+  const thumbprint = akpThumbprint(key);
+  if (pq.kid !== thumbprint || pq.publicKey?.kid !== thumbprint) {
+    return pqProblem(required, 'the ML-DSA-44 kid is not the RFC 7638 thumbprint of its key');
+  }
+  const pinned = trust.pqKeys ?? [];
+  if (!pinned.some((k) => equalBytes(k, key)) && trust.insecureIgnoreTrust !== true) {
+    return pqProblem(required, `the ML-DSA-44 key ${thumbprint} is not a pinned key`);
+  }
+  const bytes = typeof pq.signature === 'string' ? fromBase64url(pq.signature) : undefined;
+  if (!bytes || !mlDsa44Verify(bytes, utf8(bundle.canonicalReceipt), key)) {
+    return pqProblem(
+      required,
+      'the ML-DSA-44 signature over the canonical receipt does not verify',
+    );
+  }
+  return step(
+    'pq-signature',
+    'PASS',
+    `ML-DSA-44 (FIPS 204) signature over the canonical receipt verifies under the pinned key ${thumbprint}`,
+  );
 }

@@ -11,6 +11,7 @@ export type StepId =
   | 'key-id'
   | 'key-trust'
   | 'signature'
+  | 'pq-signature'
   | 'log-inclusion'
   | 'checkpoint'
   | 'witnesses'

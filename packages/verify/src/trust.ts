@@ -4,12 +4,18 @@
  * make a consistent one.
  */
 
+/** A C2SP tlog-cosignature signature type: Ed25519 (vkey type 0x04) or ML-DSA-44 (0x06). */
+export type CosignatureType = 'ed25519' | 'ml-dsa-44';
+
 /** A witness the relying party requires cosignatures from (C2SP tlog-cosignature). */
 export interface PinnedWitness {
   name: string;
-  /** The 4-byte key ID of the cosignature key (type 0x04). */
+  /** The 4-byte key ID of the cosignature key (of its type). */
   keyId: Uint8Array;
+  /** Raw public key: 32 bytes (Ed25519) or 1312 bytes (ML-DSA-44). */
   publicKey: Uint8Array;
+  /** Absent: Ed25519. */
+  type?: CosignatureType;
 }
 
 /** The log identity a relying party pins (C2SP tlog-policy, or --log-origin / --log-vkey). */
@@ -25,6 +31,11 @@ export interface PinnedLog {
 export interface TrustRoot {
   /** Pinned raw Ed25519 keys of the issuing service (from a JWKS or a key file). */
   keys?: readonly Uint8Array[];
+  /**
+   * Pinned raw ML-DSA-44 keys of the issuing service (the AKP keys of its JWKS): the keys a
+   * receipt's post-quantum signature must be made with.
+   */
+  pqKeys?: readonly Uint8Array[];
   /** Where the pinned keys came from, for the report. */
   source?: string;
   /**

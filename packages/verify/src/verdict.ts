@@ -1,4 +1,5 @@
 import type { AttestationFacts } from './attestation/statement.js';
+import type { EvidenceHorizon } from './horizon.js';
 import type { CurrentStatus } from './status.js';
 import type { Step, StepId } from './steps.js';
 
@@ -43,6 +44,8 @@ export interface Verdict {
   receipt?: Record<string, unknown>;
   /** What a verified attestation (Sigstore bundle with a SLSA VSA) states, when one was checked. */
   attestation?: AttestationFacts;
+  /** Until when an authentic receipt's evidence holds, and the algorithms it relied on. */
+  evidence?: EvidenceHorizon;
   /** The CI identity policy asked for on the command line, when one was. */
   policy?: { met: boolean; failures: string[] };
 }

@@ -4,8 +4,16 @@ import { checkpoint, inclusion, witnesses } from './log/steps.js';
 import { pdfBinding } from './pdf/binding.js';
 import { pdfSignatureStep } from './pdf/endorsement.js';
 import type { PdfSignature } from './pdf/signature.js';
+import { evidenceHorizon, type HorizonFacts } from './horizon.js';
 import { jwkKey } from './primitives.js';
-import { canonicalForm, keyId, keyTrust, receiptHash, signature } from './receipt-steps.js';
+import {
+  canonicalForm,
+  keyId,
+  keyTrust,
+  pqSignature,
+  receiptHash,
+  signature,
+} from './receipt-steps.js';
 import type { CurrentStatus } from './status.js';
 import { currentStatusOf, type StatusInput } from './status-source.js';
 import { step, type Step } from './steps.js';
@@ -40,6 +48,13 @@ export interface VerifyOptions {
   acceptUnknownStatus?: boolean;
   /** The `timestamps` step, from checkTimestamps() (asynchronous: WebCrypto). */
   timestamps?: Step;
+  /** The authorities of those time-stamps, from checkTimestamps(), for the evidence horizon. */
+  timestampAuthorities?: HorizonFacts['timestampAuthorities'];
+  /**
+   * Require the receipt's ML-DSA-44 signature (--require-pq): without it, or when it does not
+   * verify under a pinned ML-DSA-44 key, the receipt is not authentic.
+   */
+  requirePq?: boolean;
 }
 
 export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
@@ -51,13 +66,13 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
   const steps = [
     step('format', 'PASS', `receipt bundle, ${bundle.mediaType}`),
     ...(options.pdf ? [pdfBinding(options.pdf.printed, bundle.receipt)] : []),
-    ...receiptSteps(bundle, trust, options.pdf),
+    ...receiptSteps(bundle, trust, options.pdf, options.requirePq === true),
     ...(options.artifact ? [verifyArtifact(options.artifact, bundle.receipt)] : []),
     ...(options.timestamps ? [options.timestamps] : []),
   ];
   const online = statusSteps(bundle, options);
   const unlogged = notInPinnedLog(bundle, trust);
-  return conclude({
+  const verdict = conclude({
     steps: [...steps, ...online.steps],
     receipt: bundle.receipt,
     currentStatus: online.current,
@@ -67,6 +82,29 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
     ...(options.acceptUnknownStatus === true ? { acceptUnknownStatus: true } : {}),
     ...(unlogged ? { notInPinnedLog: unlogged } : {}),
   });
+  return verdict.authentic ? { ...verdict, evidence: horizonOf(verdict.steps, options) } : verdict;
+}
+
+/** What the verification relied on, and until when it holds (./horizon.ts). */
+function horizonOf(steps: Step[], options: VerifyOptions) {
+  const sig = options.pdf?.signature;
+  const log = options.trust.log;
+  return evidenceHorizon({
+    steps,
+    ...(sig?.present && sig.ok && sig.notAfter && sig.algorithm
+      ? { pdfSigner: { notAfter: sig.notAfter, algorithm: sig.algorithm } }
+      : {}),
+    ...(options.timestampAuthorities ? { timestampAuthorities: options.timestampAuthorities } : {}),
+    ...(log && log.quorum > 0
+      ? {
+          witnessAlgorithms: [
+            ...new Set(
+              log.witnesses.map((w) => (w.type === 'ml-dsa-44' ? 'ML-DSA-44' : 'Ed25519')),
+            ),
+          ],
+        }
+      : {}),
+  });
 }
 
 /**
@@ -75,7 +113,12 @@ export function verifyBundle(input: unknown, options: VerifyOptions): Verdict {
  * receipt's own key when only the log vouches for it (the log proves the receipt's content, and
  * that content can be re-signed by anyone with a key of their own).
  */
-function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot, pdf: VerifyOptions['pdf']): Step[] {
+function receiptSteps(
+  bundle: ReceiptBundle,
+  trust: TrustRoot,
+  pdf: VerifyOptions['pdf'],
+  requirePq: boolean,
+): Step[] {
   const key = jwkKey(bundle.verificationMaterial.publicKey);
   const log = logSteps(bundle.logEntry, bundle.receipt.receiptHash, key, trust);
   const trusted = keyTrust(key, trust, log.underPinnedLog);
@@ -84,12 +127,14 @@ function receiptSteps(bundle: ReceiptBundle, trust: TrustRoot, pdf: VerifyOption
     ...(trust.pdfCertificates ? { certificates: trust.pdfCertificates } : {}),
     ...(pdf?.allowUnsigned ? { allowUnsigned: true } : {}),
   };
+  const pq = pqSignature(bundle, trust, requirePq);
   return [
     canonicalForm(bundle),
     receiptHash(bundle),
     keyId(bundle, key),
     trusted,
     signature(bundle, key),
+    ...(pq ? [pq] : []),
     ...(pdf ? [pdfSignatureStep(pdf.signature, bundle.pdfSigner, pdfTrust)] : []),
     ...log.steps,
   ];

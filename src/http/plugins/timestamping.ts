@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
+import { renewDuePdfs } from '../../timestamping/pdf-renewal.js';
+
+/** How often kept PDFs are looked at for an archive time-stamp due for renewal. */
+const RENEWAL_INTERVAL_MS = 6 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * PDF signing and RFC 3161 time-stamping at run time: the PDF signing credentials are loaded (or
  * made) at start, so a bad key or certificate stops the start; every time-stamp attempt is
  * logged and counted (`tsa_requests_total` by use and outcome); closing abandons the requests
- * and retries in progress.
+ * and retries in progress. With PDF_LONG_TERM, kept PDFs' archive time-stamps are renewed every
+ * six hours when due (src/timestamping/pdf-renewal.ts).
  */
 export default fp(
   async function timestamping(app: FastifyInstance) {
@@ -29,6 +35,23 @@ export default fp(
       else app.log.warn(outcome, 'time-stamp authority failed; the token is not kept');
     });
     app.addHook('onClose', () => timestamping.close());
+    const { tsa } = app.services.config;
+    if (!tsa.longTerm) return;
+    const renew = async () => {
+      const run = await renewDuePdfs({
+        store: app.services.stores.receiptPdfs,
+        timestamper: timestamping.signatures,
+        tsaCertificates: timestamping.certificates,
+        marginMs: tsa.renewalMarginDays * DAY_MS,
+      });
+      if (run.renewed > 0 || run.failed.length > 0)
+        app.log.info(run, 'archive time-stamps renewed');
+    };
+    const timer = setInterval(() => {
+      renew().catch((err: unknown) => app.log.error({ err }, 'archive time-stamp renewal failed'));
+    }, RENEWAL_INTERVAL_MS);
+    timer.unref();
+    app.addHook('onClose', () => clearInterval(timer));
   },
   { name: 'timestamping', dependencies: ['services', 'metrics'] },
 );

@@ -1,12 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BundleKey } from '../../contract/bundle.js';
+import { BundleKey, PqBundleKey } from '../../contract/bundle.js';
 import { JWKS_EXAMPLE } from '../../contract/examples.js';
 
 const JwkSet = z
-  .strictObject({ keys: z.array(BundleKey.extend({ use: z.literal('sig') })) })
-  .meta({ id: 'JwkSet', description: 'RFC 7517 JWK Set of Ed25519 keys', example: JWKS_EXAMPLE });
+  .strictObject({
+    keys: z.array(
+      z.union([
+        BundleKey.extend({ use: z.literal('sig') }),
+        PqBundleKey.extend({ use: z.literal('sig') }),
+      ]),
+    ),
+  })
+  .meta({
+    id: 'JwkSet',
+    description:
+      'RFC 7517 JWK Set of Ed25519 keys (OKP), and with PQ_SIGNATURES the ML-DSA-44 key of post-quantum receipt signatures (kty AKP, draft-ietf-cose-dilithium)',
+    example: JWKS_EXAMPLE,
+  });
 
 /**
  * Every trusted signing public key, retired ones included, so receipts verify offline. No API
@@ -26,7 +38,8 @@ export default async function jwksRoutes(fastify: FastifyInstance) {
     async (_request, reply) => {
       const ring = await app.services.keyRing.current();
       reply.header('cache-control', 'public, max-age=300');
-      return { keys: [...ring.publicJwks] };
+      const pq = app.services.pqSigner?.publicJwk;
+      return { keys: [...ring.publicJwks, ...(pq ? [pq] : [])] };
     },
   );
 }

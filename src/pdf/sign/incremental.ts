@@ -10,7 +10,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
  */
 
 /** `/ByteRange [0 a b c]` with room for ten digits each, filled in once the offsets are known. */
-const BYTE_RANGE_PLACEHOLDER = `[0 ${'0'.repeat(10)} ${'0'.repeat(10)} ${'0'.repeat(10)}]`;
+export const BYTE_RANGE_PLACEHOLDER = `[0 ${'0'.repeat(10)} ${'0'.repeat(10)} ${'0'.repeat(10)}]`;
 
 export interface Prepared {
   /** The PDF with the placeholder revision appended. */
@@ -80,7 +80,7 @@ export async function appendSignatureField(
  * `original` with an incremental update (ISO 32000-1, 7.5.6) holding `objects`: their bodies, a
  * cross-reference section for them, and a trailer that points back at the original's.
  */
-function incrementalUpdate(
+export function incrementalUpdate(
   original: Buffer,
   doc: PDFDocument,
   rootRef: PDFRef,
@@ -107,7 +107,7 @@ function incrementalUpdate(
 }
 
 /** Finds the placeholder in the signature object and fixes the byte range into the file. */
-function locate(pdf: Buffer, sigOffset: number, capacity: number): Prepared {
+export function locate(pdf: Buffer, sigOffset: number, capacity: number): Prepared {
   const contentsOffset = pdf.indexOf('/Contents <', sigOffset, 'latin1') + '/Contents '.length;
   const contentsEnd = contentsOffset + 2 * capacity + 2;
   const byteRange: Prepared['byteRange'] = [
@@ -168,7 +168,7 @@ export function pdfDate(date: Date): string {
 }
 
 /** A PDF literal string of printable ASCII (other characters replaced), escaped. */
-function pdfText(text: string): string {
+export function pdfText(text: string): string {
   const ascii = text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
   return `(${ascii.replace(/[\\()]/g, (c) => `\\${c}`)})`;
 }

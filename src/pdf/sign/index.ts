@@ -1,5 +1,6 @@
 import { certificateFingerprint } from '@verification-receipts/verify/timestamp';
 import type { PdfCredentials } from './credentials.js';
+import { archive, archiveExpiry, certificatesOfCms } from './long-term.js';
 import { signPdf, type SignatureTimestamper, type SignedPdf } from './pades.js';
 
 export {
@@ -19,6 +20,11 @@ export class PdfSigner {
     private readonly load: () => PdfCredentials,
     /** Set when time-stamp authorities are configured: signatures are then B-T. */
     readonly timestamper?: SignatureTimestamper,
+    /**
+     * Set for PAdES B-LTA (PDF_LONG_TERM): the authorities' certificates (TSA_CERT_FILES) go into
+     * the DSS beside the signature's, then a document time-stamp covers it.
+     */
+    readonly longTerm?: { tsaCertificates: readonly Uint8Array[] },
   ) {}
 
   private get credentials(): PdfCredentials {
@@ -43,10 +49,25 @@ export class PdfSigner {
     return this.credentials.generated;
   }
 
-  sign(pdf: Buffer, signingTime?: Date): Promise<SignedPdf> {
-    return signPdf(pdf, this.credentials, {
+  /** When a B-LTA PDF's newest archive time-stamp stops being relied on (undefined: not B-LTA). */
+  async archiveExpiry(pdf: Buffer): Promise<Date | undefined> {
+    return this.longTerm ? archiveExpiry(pdf, this.longTerm.tsaCertificates) : undefined;
+  }
+
+  async sign(pdf: Buffer, signingTime?: Date): Promise<SignedPdf> {
+    const signed = await signPdf(pdf, this.credentials, {
       ...(signingTime ? { signingTime } : {}),
       timestamper: this.timestamper,
     });
+    if (!this.longTerm || !this.timestamper || !signed.timestampToken) return signed;
+    const material = {
+      certificates: [
+        ...this.credentials.chain,
+        ...certificatesOfCms(signed.timestampToken),
+        ...this.longTerm.tsaCertificates,
+      ],
+    };
+    const archived = await archive(signed.pdf, material, this.timestamper);
+    return archived ? { ...signed, pdf: archived, archived: true } : signed;
   }
 }

@@ -25,6 +25,10 @@ export interface SignedPdf {
   pdf: Buffer;
   /** The signature carries a signature time-stamp token (B-T). */
   timestamped: boolean;
+  /** That token (DER), for the validation material of B-LT. */
+  timestampToken?: Buffer;
+  /** A DSS and a document time-stamp follow the signature (B-LTA). */
+  archived?: boolean;
 }
 
 /** Room for the SignedData besides its certificates: attributes, signature, structure. */
@@ -55,7 +59,11 @@ export async function signPdf(
     const cms = signedData({ credentials, attributes, signature, timestampToken });
     if (cms.length <= capacity) {
       prepared.pdf.write(cms.toString('hex'), prepared.contentsOffset + 1, 'latin1');
-      return { pdf: prepared.pdf, timestamped: timestampToken !== undefined };
+      return {
+        pdf: prepared.pdf,
+        timestamped: timestampToken !== undefined,
+        ...(timestampToken ? { timestampToken } : {}),
+      };
     }
     capacity = cms.length + 1024;
   }

@@ -25,6 +25,7 @@ import * as m023 from './023_receipt_state_detail.js';
 import * as m024 from './024_proven_ci_receipts.js';
 import * as m025 from './025_webhooks.js';
 import * as m026 from './026_notary_certificates.js';
+import * as m027 from './027_receipt_pdf_renewal.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '024_proven_ci_receipts': m024,
   '025_webhooks': m025,
   '026_notary_certificates': m026,
+  '027_receipt_pdf_renewal': m027,
 };
 
 /** The migrations up to and including `last` (all of them by default). */

@@ -64,6 +64,9 @@ Options:
                            must endorse the PDF's certificate (a key trusted only through the log never does)
   --allow-unsigned-pdf     accept a PDF without a PAdES signature, with a warning: only for PDFs made
                            before receipts were signed (without it, an unsigned PDF fails)
+  --require-pq             the receipt must also carry an ML-DSA-44 (post-quantum) signature that
+                           verifies under a pinned ML-DSA-44 key (an AKP key of --jwks or --online);
+                           without it a missing or broken one is reported and does not count
 
 Current status (exit 0 needs the receipt known not to be revoked):
   --online URL             (above) fetches the signed status now
@@ -196,11 +199,13 @@ async function run(o: Options, io: Io): Promise<number> {
   const time = await checkTimestamps(bundle, tsaCertificates(o.tsaCerts));
   const authentic = verifyBundle(bundle, {
     timestamps: time.step,
+    ...(time.authorities ? { timestampAuthorities: time.authorities } : {}),
     trust,
     ...(read.from === 'pdf' ? { pdf: pdfOf(read, o.allowUnsignedPdf) } : {}),
     ...(o.artifact ? { artifact: { sha256: await sha256OfFile(o.artifact) } } : {}),
     ...(status ? { status } : {}),
     ...(o.offline ? { acceptUnknownStatus: true } : {}),
+    ...(o.requirePq ? { requirePq: true } : {}),
     ...(o.maxStatusAge !== undefined ? { maxStatusAgeSeconds: o.maxStatusAge } : {}),
   });
   const verdict = withCiPolicy(authentic, o.ci);

@@ -20,6 +20,8 @@ export interface Options {
   /** --pdf-cert files: the PDF signing certificates pinned (PEM or DER). */
   pdfCerts: string[];
   allowUnsignedPdf: boolean;
+  /** --require-pq: the receipt's ML-DSA-44 signature must verify under a pinned key. */
+  requirePq: boolean;
   maxStatusAge?: number;
   /** A saved signed status document (GET /status/{receiptHash}) to check. */
   status?: string;
@@ -44,6 +46,7 @@ export const OPTIONS = {
   'tsa-cert': { type: 'string', multiple: true },
   'pdf-cert': { type: 'string', multiple: true },
   'allow-unsigned-pdf': { type: 'boolean' },
+  'require-pq': { type: 'boolean' },
   'max-status-age': { type: 'string' },
   status: { type: 'string' },
   offline: { type: 'boolean' },
@@ -147,6 +150,7 @@ export function parseOptions(args: string[]): Options {
       tsaCerts: [],
       pdfCerts: [],
       allowUnsignedPdf: false,
+      requirePq: false,
       offline: false,
       insecureIgnoreTrust: false,
       ci: {},
@@ -176,6 +180,7 @@ export function parseOptions(args: string[]): Options {
     tsaCerts: v['tsa-cert'] ?? [],
     pdfCerts: v['pdf-cert'] ?? [],
     allowUnsignedPdf: v['allow-unsigned-pdf'] ?? false,
+    requirePq: v['require-pq'] ?? false,
     ...defined('maxStatusAge', statusAge(v['max-status-age'])),
     ...defined('status', v.status),
     offline: v.offline ?? false,

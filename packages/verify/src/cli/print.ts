@@ -1,3 +1,4 @@
+import { horizonSentence } from '../horizon.js';
 import { plainStep, plainVerdict } from '../plain.js';
 import type { Step } from '../steps.js';
 import type { Verdict } from '../verdict.js';
@@ -42,6 +43,7 @@ export function printVerdict(
   io.out(`trust: ${verdict.trust}`);
   for (const s of verdict.steps) printStep(io, s);
   io.out(`current status: ${verdict.currentStatus.detail}`);
+  if (verdict.evidence) io.out(horizonSentence(verdict.evidence));
   if (verdict.policy) {
     if (verdict.policy.met) io.out('PASS  ci-policy        every CI policy condition is met');
     for (const failure of verdict.policy.failures) io.out(`FAIL  ci-policy        ${failure}`);
@@ -91,6 +93,7 @@ export function jsonReport(v: Verdict): Record<string, unknown> {
         }
       : {}),
     ...(v.attestation ? { attestation: v.attestation } : {}),
+    ...(v.evidence ? { evidence: v.evidence } : {}),
     ...(v.policy ? { policy: v.policy } : {}),
     steps: v.steps.map((s) => {
       const sentence = plainStep(s);

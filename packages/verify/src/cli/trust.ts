@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { parseJsonBounded } from '../json.js';
 import { parseLogPolicy } from '../log/policy.js';
 import { parseVerifierKey } from '../log/note.js';
-import { jwkKey } from '../primitives.js';
+import { akpKey, jwkKey } from '../primitives.js';
 import {
   certificateFingerprint,
   certificatesFromPem,
@@ -33,6 +33,14 @@ function keysOfJwks(set: unknown, where: string): Uint8Array[] {
   return keys;
 }
 
+/** The ML-DSA-44 (AKP) keys of a JWK Set, for receipts' post-quantum signatures. */
+function pqKeysOfJwks(set: unknown): Uint8Array[] {
+  const list = (set as { keys?: unknown } | null)?.keys;
+  return (Array.isArray(list) ? list.slice(0, 1000) : [])
+    .map(akpKey)
+    .filter((k): k is Uint8Array => k !== undefined);
+}
+
 /** The Ed25519 keys of a JWK Set's text; a Usage error (exit 2) when it holds none. */
 export function jwksFromText(text: string, where: string): Uint8Array[] {
   const read = parseJsonBounded(text);
@@ -40,9 +48,16 @@ export function jwksFromText(text: string, where: string): Uint8Array[] {
   return keysOfJwks(read.value, where);
 }
 
-async function jwksKeys(jwks: string): Promise<Uint8Array[]> {
-  if (/^[a-z]+:\/\//i.test(jwks)) return keysOfJwks(await fetchJson(jwks), jwks);
-  return jwksFromText(readSmall(jwks), jwks);
+/** The Ed25519 and ML-DSA-44 keys of --jwks (a URL or a file). */
+async function jwksKeys(jwks: string): Promise<{ keys: Uint8Array[]; pq: Uint8Array[] }> {
+  let set: unknown;
+  if (/^[a-z]+:\/\//i.test(jwks)) set = await fetchJson(jwks);
+  else {
+    const read = parseJsonBounded(readSmall(jwks));
+    if (!read.ok) throw new Usage(`${jwks}: not a JSON JWK Set`);
+    set = read.value;
+  }
+  return { keys: keysOfJwks(set, jwks), pq: pqKeysOfJwks(set) };
 }
 
 function keyFile(file: string): Uint8Array {
@@ -142,10 +157,13 @@ async function pdfCertificates(o: Options): Promise<string[]> {
 
 export async function trustFrom(o: Options): Promise<TrustRoot> {
   const keys: Uint8Array[] = [];
+  const pqKeys: Uint8Array[] = [];
   const sources: string[] = [];
   let log: PinnedLog | undefined;
   if (o.jwks) {
-    keys.push(...(await jwksKeys(o.jwks)));
+    const set = await jwksKeys(o.jwks);
+    keys.push(...set.keys);
+    pqKeys.push(...set.pq);
     sources.push(`JWKS ${o.jwks}`);
   }
   for (const file of o.keys) {
@@ -154,7 +172,9 @@ export async function trustFrom(o: Options): Promise<TrustRoot> {
   }
   if (o.online) {
     const url = `${o.online}/.well-known/jwks.json`;
-    keys.push(...keysOfJwks(await fetchJson(url), url));
+    const set = await fetchJson(url);
+    keys.push(...keysOfJwks(set, url));
+    pqKeys.push(...pqKeysOfJwks(set));
     sources.push(`JWKS fetched from ${url} at ${new Date().toISOString()}`);
     log = await onlineLog(o.online);
   }
@@ -166,6 +186,7 @@ export async function trustFrom(o: Options): Promise<TrustRoot> {
     o.logPolicy !== undefined || o.logVkey !== undefined || o.logOrigin !== undefined;
   return {
     ...(keys.length > 0 ? { keys, source: sources.join(', ') } : {}),
+    ...(pqKeys.length > 0 ? { pqKeys } : {}),
     ...(log ? { log } : {}),
     ...(pdfCerts.length > 0 ? { pdfCertificates: pdfCerts } : {}),
     ...(log && !pinnedByUser ? { logFromService: true } : {}),

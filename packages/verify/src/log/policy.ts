@@ -6,7 +6,7 @@ import { parseVerifierKey, type VerifierKey } from './note.js';
 /**
  * C2SP tlog-policy (https://c2sp.org/tlog-policy), read into the one shape this verifier
  * enforces: one log (an Ed25519 note key, its name the origin), and a quorum of k cosignatures
- * out of a set of Ed25519 witnesses: `quorum none`, `quorum <witness>`, or `quorum <group>` of
+ * out of a set of witnesses (Ed25519 or ML-DSA-44 cosigner keys): `quorum none`, `quorum <witness>`, or `quorum <group>` of
  * witnesses only. Every line is checked as the spec says (names defined before use, no
  * duplicate keys or members, 1 <= k <= n); a quorum of nested groups is refused, not guessed.
  */
@@ -54,7 +54,7 @@ const witness: LineHandler = (items, state) => {
   const taken = undefinable(name, state);
   if (taken) return taken;
   const key = parseCosignerKey(items[2] ?? '');
-  if (!key) return `the key of ${name} is not an Ed25519 cosigner vkey (type 0x04)`;
+  if (!key) return `the key of ${name} is not a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`;
   for (const named of state.names.values()) {
     if (named.kind === 'witness' && equalBytes(named.witness.publicKey, key.publicKey)) {
       return `duplicate witness key (${name})`;

@@ -14,7 +14,7 @@ import {
   unsignedInteger,
   type DerNode,
 } from '../timestamp/der.js';
-import { hashName, verifySignature } from '../timestamp/signature.js';
+import { hashName, keyAlgorithm, verifySignature } from '../timestamp/signature.js';
 import { certificateFingerprint, parseCertificate, type Certificate } from '../timestamp/x509.js';
 
 /**
@@ -42,6 +42,9 @@ export type PdfSignature =
       certificate: string;
       /** The signing certificate's common name (or organisation). */
       signer: string;
+      /** The signing certificate's notAfter and key algorithm (for the evidence horizon). */
+      notAfter?: Date;
+      algorithm?: string;
     };
 
 /** A signature dictionary as found in the file, before its CMS is checked. */
@@ -79,6 +82,8 @@ export async function checkCms(raw: RawPdfSignature, file: Uint8Array): Promise<
     ok: true,
     certificate: certificateFingerprint(checked.signer.der),
     signer: checked.signer.commonName ?? 'unnamed signer',
+    notAfter: checked.signer.notAfter,
+    algorithm: keyAlgorithm(checked.signer.spki),
   };
 }
 

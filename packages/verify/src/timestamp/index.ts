@@ -32,4 +32,5 @@ export {
   type TokenExpectation,
 } from './token.js';
 export { MAX_PATH } from './chain.js';
+export { keyAlgorithm } from './signature.js';
 export { checkTimestamps, logSignedNote, type IndependentTime } from './steps.js';

@@ -79,6 +79,21 @@ export async function verifySignature(input: SignatureInput): Promise<boolean> {
 /** A copy on an ArrayBuffer of its own (WebCrypto takes no view of a shared buffer). */
 const copy = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);
 
+/** The key's algorithm as reports name it (`RSA`, `ECDSA P-256`), from a SubjectPublicKeyInfo. */
+export function keyAlgorithm(spki: Uint8Array): string {
+  try {
+    const [algorithm] = sequence(readWhole(spki), 'spki');
+    const [oid] = sequence(algorithm, 'spki algorithm');
+    const kind = SIGNATURE_BY_OID[oidOf(oid)]?.[0];
+    if (kind === 'rsa') return 'RSA';
+    const curve = kind === 'ec' ? curveOf(spki) : undefined;
+    return curve ? `ECDSA ${curve.name}` : 'unknown';
+  } catch (err) {
+    if (err instanceof DerError) return 'unknown';
+    throw err;
+  }
+}
+
 function curveOf(spki: Uint8Array): { name: string; size: number } | undefined {
   const [algorithm] = sequence(readWhole(spki), 'spki');
   const [, params] = sequence(algorithm, 'spki algorithm');

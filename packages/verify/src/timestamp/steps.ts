@@ -1,6 +1,7 @@
 import { parseBundle } from '../bundle.js';
 import { fromBase64 } from '../encoding.js';
 import { step, type Step } from '../steps.js';
+import { keyAlgorithm } from './signature.js';
 import { verifyTimestampToken } from './token.js';
 
 /**
@@ -15,6 +16,8 @@ export interface IndependentTime {
   step: Step;
   /** The earliest time a pinned authority stamped, ISO 8601, with that authority. */
   earliest?: { time: string; tsa: string };
+  /** The certificate of each authority whose token verified (for the evidence horizon). */
+  authorities?: { name: string; notAfter: Date; algorithm: string }[];
 }
 
 export async function checkTimestamps(
@@ -33,6 +36,7 @@ export async function checkTimestamps(
   }
   const data = new TextEncoder().encode(logSignedNote(entry.checkpoint, entry.origin));
   let earliest: IndependentTime['earliest'];
+  const authorities: NonNullable<IndependentTime['authorities']> = [];
   for (const [i, text] of tokens.entries()) {
     const der = fromBase64(text);
     const check = der
@@ -42,11 +46,21 @@ export async function checkTimestamps(
       const detail = `time-stamp token ${i + 1} does not match its checkpoint: ${check.reason}`;
       return { step: step('timestamps', 'FAIL', detail) };
     }
+    const { signer } = check;
+    authorities.push({
+      name: check.tsa,
+      notAfter: signer.notAfter,
+      algorithm: keyAlgorithm(signer.spki),
+    });
     const time = check.genTime.toISOString();
     if (!earliest || time < earliest.time) earliest = { time, tsa: check.tsa };
   }
   const detail = `the receipt existed by ${earliest?.time} (${earliest?.tsa}; ${tokens.length} token(s) from pinned authorities)`;
-  return { step: step('timestamps', 'PASS', detail), ...(earliest ? { earliest } : {}) };
+  return {
+    step: step('timestamps', 'PASS', detail),
+    ...(earliest ? { earliest } : {}),
+    authorities,
+  };
 }
 
 /**

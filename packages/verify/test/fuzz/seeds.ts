@@ -136,6 +136,13 @@ export const noteKey = (): string =>
   (JSON.parse(text(join(FIXTURES, 'bundle.json'))) as { logEntry: { noteVerifierKey: string } })
     .logEntry.noteVerifierKey;
 
+/** A note with one Ed25519 and one ML-DSA-44 cosignature, and the two cosigner vkeys. */
+const COSIGNED = join(FIXTURES, 'fips204', 'cosigned-note.json');
+const cosigned = (): { note: string; vkeys: string[] } =>
+  JSON.parse(text(COSIGNED)) as { note: string; vkeys: string[] };
+export const cosignedNoteSeeds = (): string[] => [cosigned().note];
+export const cosignerKeys = (): string[] => cosigned().vkeys;
+
 export const tlogProofSeeds = (): string[] => [text(join(FIXTURES, 'receipt.tlog-proof'))];
 export const policySeeds = (): string[] => [text(join(FIXTURES, 'log.policy'))];
 export const jwksSeeds = (): string[] => [text(join(FIXTURES, 'jwks.json'))];

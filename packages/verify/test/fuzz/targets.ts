@@ -1,5 +1,6 @@
 import { jwksFromText } from '../../src/cli/trust.js';
 import { parseJsonBounded } from '../../src/json.js';
+import { countCosignatures, parseCosignerKey } from '../../src/log/cosignature.js';
 import { openNote, parseCheckpointBody, parseVerifierKey } from '../../src/log/note.js';
 import { parseLogPolicy } from '../../src/log/policy.js';
 import { parseTlogProof } from '../../src/log/tlog-proof.js';
@@ -177,6 +178,27 @@ export const TARGETS: FuzzTarget[] = [
       return opened.ok ? parseCheckpointBody(opened.text ?? '') : opened;
     },
     ciRuns: 200,
+  },
+  {
+    name: 'cosignatures',
+    parser: 'C2SP tlog-cosignature lines, Ed25519 and ML-DSA-44 (log/cosignature.ts)',
+    seeds: texts(seeds.cosignedNoteSeeds()),
+    run: async (bytes) => {
+      const note = utf8(bytes);
+      const text = note.slice(0, note.lastIndexOf('\n\n') + 1);
+      const witnesses = seeds.cosignerKeys().map((vkey) => parseCosignerKey(vkey));
+      if (witnesses.some((w) => w === undefined)) throw new Error('a seed vkey does not parse');
+      const counted = countCosignatures(
+        note,
+        text,
+        witnesses as NonNullable<(typeof witnesses)[0]>[],
+      );
+      if (!Array.isArray(counted.valid) || !Array.isArray(counted.invalid)) {
+        throw new Error('countCosignatures answered another shape');
+      }
+      return counted;
+    },
+    ciRuns: 100,
   },
   {
     name: 'tlog-proof',
