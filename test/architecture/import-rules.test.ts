@@ -98,6 +98,7 @@ describe('the layout import rules are enforced by lint', () => {
       ],
       [
         "import type { CheckpointTimestamps } from '../anchoring/timestamps.js';",
+        "import type { ReceiptPdfStore } from '../receipts/pdf-store.js';",
         "import type { Config } from '../config.js';",
       ],
     ],

@@ -101,7 +101,10 @@ export async function logVerifyCommand(
     const trust = await trustedKey(values, state, log);
     const witnesses = (values.witness ?? []).map((vkey) => {
       const key = parseCosignerKey(vkey.trim());
-      if (!key) throw new CliError(`--witness ${vkey} is not a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`);
+      if (!key)
+        throw new CliError(
+          `--witness ${vkey} is not a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`,
+        );
       return key;
     });
     const result = await auditLog(log, trust.key, state, witnesses);

@@ -54,7 +54,8 @@ const witness: LineHandler = (items, state) => {
   const taken = undefinable(name, state);
   if (taken) return taken;
   const key = parseCosignerKey(items[2] ?? '');
-  if (!key) return `the key of ${name} is not a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`;
+  if (!key)
+    return `the key of ${name} is not a cosigner vkey (type 0x04 Ed25519 or 0x06 ML-DSA-44)`;
   for (const named of state.names.values()) {
     if (named.kind === 'witness' && equalBytes(named.witness.publicKey, key.publicKey)) {
       return `duplicate witness key (${name})`;
