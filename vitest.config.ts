@@ -39,7 +39,7 @@ export const UNIT_TESTS = [
   // hostile inputs read in process (bounds/cli.test.ts spawns the CLI: integration)
   'packages/verify/test/bounds/regressions.test.ts',
   // the domain: canonical form, checks, policy, revocation, screening, seals
-  'test/receipts/{canonical,ci-proof,log-waiters,policy,revocation,seal,seal-interop}.test.ts',
+  'test/receipts/{canonical,ci-proof,log-waiters,policy,pq-signer,revocation,seal,seal-interop}.test.ts',
   'test/receipts/checks/**/*.test.ts',
   'test/screening/**/*.test.ts',
   'test/files/{screening-lists,signing-key-file}.test.ts',
