@@ -20,7 +20,8 @@ import { ciRequest } from './hostile/requests.js';
  * announcements go nowhere, so the waiters learn of it from PGlite's notification alone.
  */
 const store = testStore();
-const config = testConfig({ RECEIPT_CACHE_MAX: '0' }, store);
+// webhook deliveries are left to another replica: their polling is not the waiters' cost
+const config = testConfig({ RECEIPT_CACHE_MAX: '0', WEBHOOK_DELIVERY_INTERVAL_MS: '0' }, store);
 let db: Database;
 let other: Database | undefined;
 let app: FastifyInstance;

@@ -21,6 +21,10 @@ const ALLOWED = [
   '@verification-receipts/verify',
   '@noble/ed25519',
   '@noble/hashes',
+  // ML-DSA-44 (hybrid receipt signatures, witness cosignatures) and what it is built on
+  '@noble/post-quantum',
+  '@noble/curves',
+  '@noble/ciphers',
   'canonicalize',
   'pdf-lib',
   '@pdf-lib/standard-fonts',
