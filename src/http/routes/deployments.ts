@@ -6,9 +6,8 @@ import type { DeploymentGate } from '../../receipts/ports.js';
 import { API_PREFIX } from '../../contract/links.js';
 import { linkNextPage } from '../next-page.js';
 import { principalOf } from '../plugins/auth.js';
+import { firstValue, PageQuery } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-
-const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 const DeploymentsQuery = z.object({
   repository: z.preprocess(
@@ -18,16 +17,7 @@ const DeploymentsQuery = z.object({
       .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, 'owner/name')
       .describe('The repository, owner/name'),
   ),
-  limit: z
-    .preprocess(firstValue, z.string().optional())
-    .describe('Page size, default 50, clamped to 1..200')
-    .transform((v) => {
-      const n = v === undefined ? NaN : Number.parseInt(v, 10);
-      return Number.isFinite(n) ? Math.min(200, Math.max(1, n)) : 50;
-    }),
-  cursor: z
-    .preprocess(firstValue, z.string().max(512).optional())
-    .describe('Opaque cursor from the previous page (x-next-cursor header)'),
+  ...PageQuery.shape,
 });
 
 function decisionOf(gate: DeploymentGate): DeploymentDecision {

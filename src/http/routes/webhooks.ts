@@ -14,24 +14,11 @@ import {
 import type { Delivery, Subscription } from '../../webhooks/ports.js';
 import { linkNextPage } from '../next-page.js';
 import { principalOf } from '../plugins/auth.js';
+import { PageQuery } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 
 const IdParams = z.object({ id: z.uuid().describe('Subscription id (uuid)') });
 const DeliveryParams = IdParams.extend({ deliveryId: z.uuid().describe('Delivery id (uuid)') });
-
-const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
-const PageQuery = z.object({
-  limit: z
-    .preprocess(firstValue, z.string().optional())
-    .describe('Page size, default 50, clamped to 1..200')
-    .transform((v) => {
-      const n = v === undefined ? NaN : Number.parseInt(v, 10);
-      return Number.isFinite(n) ? Math.min(200, Math.max(1, n)) : 50;
-    }),
-  cursor: z
-    .preprocess(firstValue, z.string().max(512).optional())
-    .describe('Opaque cursor from the previous page (x-next-cursor header)'),
-});
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -6,7 +6,7 @@ export const ReceiptIdParams = z.object({
 });
 
 /** A repeated query parameter (`?limit=1&limit=2`) counts as its first value. */
-const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+export const firstValue = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 const lenientString = z.preprocess(
   (value) => (typeof firstValue(value) === 'string' ? firstValue(value) : undefined),
   z.string().optional(),
@@ -37,6 +37,20 @@ export const ListQuery = z.object({
   createdBefore: lenientString
     .describe('RFC 3339 time: receipts created before it')
     .transform(time),
+});
+
+/** A paged list's ?limit= (clamped) and ?cursor= (at most 512 characters, else 400). */
+export const PageQuery = z.object({
+  limit: z
+    .preprocess(firstValue, z.string().optional())
+    .describe('Page size, default 50, clamped to 1..200')
+    .transform((v) => {
+      const n = v === undefined ? NaN : Number.parseInt(v, 10);
+      return Number.isFinite(n) ? Math.min(200, Math.max(1, n)) : 50;
+    }),
+  cursor: z
+    .preprocess(firstValue, z.string().max(512).optional())
+    .describe('Opaque cursor from the previous page (x-next-cursor header)'),
 });
 
 const STATUSES = new Set(['clean', 'compliance_gap', 'failure', 'revoked']);
