@@ -76,14 +76,15 @@ export class DeploymentGateRepository implements DeploymentGateStore {
 
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<DeploymentGate[]> {
     const result = (await this.knex.raw(
-      `update deployment_gates set lease_until = ?
-       where id in (
+      `with due as materialized (
          select id from deployment_gates
          where state = 'pending' and (lease_until is null or lease_until < ?)
          order by requested_at limit ? for update skip locked
-       ) and state = 'pending' and (lease_until is null or lease_until < ?)
-       returning *`,
-      [leaseUntil, now, limit, now],
+       )
+       update deployment_gates set lease_until = ?
+       from due where deployment_gates.id = due.id
+       returning deployment_gates.*`,
+      [now, limit, leaseUntil],
     )) as { rows: GateRow[] };
     return result.rows.map(toGate);
   }

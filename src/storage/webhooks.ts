@@ -114,9 +114,11 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, e.type as event_type, d.subscription
   d.created_at`;
 
 /**
- * Webhook subscriptions and deliveries (migration 025). A delivery is leased by a conditional
- * update (`for update skip locked`, then the lease re-checked), as deployment gates are, so of
- * several replicas exactly one sends each attempt; only the lease's owner records its outcome.
+ * Webhook subscriptions and deliveries (migration 025). A delivery is leased by an update of rows
+ * locked with `for update skip locked` (PostgreSQL re-checks a locked row's conditions on its
+ * newest version), as deployment gates are, so of several replicas exactly one sends each
+ * attempt; only the lease's owner records its outcome. The locking select is a materialized CTE:
+ * as an `in (...)` subquery the planner may run it again and lease past its limit.
  */
 export class WebhookRepository implements WebhookStore {
   constructor(private readonly knex: Knex) {}
@@ -181,15 +183,15 @@ export class WebhookRepository implements WebhookStore {
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
     const owner = randomUUID();
     const result = (await this.knex.raw(
-      `with claimed as (
+      `with due as materialized (
+         select id from webhook_deliveries
+         where state = 'pending' and next_attempt_at <= ?
+           and (lease_until is null or lease_until < ?)
+         order by next_attempt_at limit ? for update skip locked
+       ), claimed as (
          update webhook_deliveries set lease_until = ?, lease_owner = ?
-         where id in (
-           select id from webhook_deliveries
-           where state = 'pending' and next_attempt_at <= ?
-             and (lease_until is null or lease_until < ?)
-           order by next_attempt_at limit ? for update skip locked
-         ) and state = 'pending' and (lease_until is null or lease_until < ?)
-         returning *
+         from due where webhook_deliveries.id = due.id
+         returning webhook_deliveries.*
        )
        select d.*, e.type as event_type, e.tenant as e_tenant, e.subject as e_subject,
          e.data as e_data, e.body as e_body, e.created_at as e_created_at,
@@ -198,7 +200,7 @@ export class WebhookRepository implements WebhookStore {
          s.disabled_at as s_disabled_at, s.disabled_reason as s_disabled_reason
        from claimed d join webhook_events e on e.id = d.event_id
          join webhook_subscriptions s on s.id = d.subscription_id`,
-      [leaseUntil, owner, now, now, limit, now],
+      [now, now, limit, leaseUntil, owner],
     )) as { rows: ClaimRow[] };
     return result.rows.map(toClaim);
   }

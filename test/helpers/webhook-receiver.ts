@@ -20,6 +20,8 @@ export interface Receiver {
   url: string;
   port: number;
   received: ReceivedWebhook[];
+  /** Requests read in full, answered or not yet. */
+  arrived: number;
   mode: ReceiverMode;
   /** How long the receiver takes before it answers. */
   delayMs: number;
@@ -34,6 +36,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     url: '',
     port: 0,
     received: [],
+    arrived: 0,
     mode: 'ok',
     delayMs: 0,
     down: async () => {
@@ -50,7 +53,10 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => setTimeout(answer, receiver.delayMs));
+    req.on('end', () => {
+      receiver.arrived++;
+      setTimeout(answer, receiver.delayMs);
+    });
     const answer = () => {
       const mode = receiver.mode;
       const headers: Record<string, string> = {};

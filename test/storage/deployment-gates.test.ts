@@ -70,6 +70,18 @@ describe('deployment_gates', () => {
     ).not.toContain(g.id);
   });
 
+  it('a claim leases at most its limit, however many gates are due', async () => {
+    const { deploymentGates } = ctx.repos;
+    for (let i = 0; i < 12; i += 1) {
+      const g = gate();
+      await deploymentGates.open(g, later(60_000));
+      await deploymentGates.release(g.id, null, false);
+    }
+    const leaseUntil = later(60_000);
+    expect(await deploymentGates.claimDue(new Date(), leaseUntil, 5)).toHaveLength(5);
+    expect(await deploymentGates.claimDue(new Date(), leaseUntil, 5)).toHaveLength(5);
+  });
+
   it('a refused answer waits for its retry time and is counted', async () => {
     const { deploymentGates } = ctx.repos;
     const g = gate();
