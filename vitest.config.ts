@@ -60,7 +60,7 @@ export const UNIT_TESTS = [
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules
   'test/action/{action-yml,backoff}.test.ts',
   'test/docker/{dockerfile,dockerignore}.test.ts',
-  'test/architecture/{dependencies,engines,import-rules,tiers,verify-command}.test.ts',
+  'test/architecture/{dependencies,engines,import-cycles,import-rules,tiers,verify-command}.test.ts',
 ];
 
 export default defineConfig({

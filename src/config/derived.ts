@@ -4,9 +4,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseWitness } from '../anchoring/witness/cosignature.js';
 import { allowedIssuerUrl } from '../receipts/ci-identity/oidc.js';
-import type { Config, GitHubAppConfig, StoreConfig } from '../config.js';
 import { ConfigError } from './error.js';
 import { MAX_WORKERS, type Env } from './env-schema.js';
+import type { Config, GitHubAppConfig, StoreConfig } from './types.js';
 
 /**
  * The parts of `Config` derived from more than one variable, or checked beyond what the schema

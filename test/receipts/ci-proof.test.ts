@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/contract/common.js';
 import { ciProofOf, countsForGate, type GateScope } from '../../src/receipts/ci-proof.js';
+import { checkIdentity } from '../../src/receipts/checks/ci-identity.js';
 import {
-  checkIdentity,
   identitySubject,
   type CiIdentityClaims,
   type CiIdentityEvidence,

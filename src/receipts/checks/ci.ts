@@ -1,6 +1,7 @@
 import type { CiVerificationRequest } from '../../contract/ci.js';
 import type { CheckOutcome } from '../types.js';
-import { checkIdentity, type CiIdentityEvidence, type RunName } from '../ci-identity/identity.js';
+import type { CiIdentityEvidence, RunName } from '../ci-identity/identity.js';
+import { checkIdentity } from './ci-identity.js';
 import { checkBranch, checkRunner, type CiRunFacts } from './ci-run.js';
 import { fail, pass, quote, warn } from './outcome.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CiVerificationRequest } from '../../../src/contract/ci.js';
 import { checkRepository, repositoryAllowed } from '../../../src/receipts/checks/ci.js';
-import {
-  checkIdentity,
-  type CiIdentityClaims,
-  type CiIdentityEvidence,
+import { checkIdentity } from '../../../src/receipts/checks/ci-identity.js';
+import type {
+  CiIdentityClaims,
+  CiIdentityEvidence,
 } from '../../../src/receipts/ci-identity/identity.js';
 
 /** A token proves one run: its run, repository and sha against the request, and a tenant's claim. */

@@ -16,7 +16,7 @@ export {
   type DocumentSignatures,
 } from '../pdf/document-signatures.js';
 export type { CmsSigner } from '../pdf/signature.js';
-export { documentText, type DocumentText } from './text.js';
+export { documentText, type DocumentText } from '../pdf/document-text.js';
 export { documentSignatureReport, documentSignatureText, type SignatureLine } from './report.js';
 export { checkSignerPath, type PathCheck } from '../timestamp/chain.js';
 export {

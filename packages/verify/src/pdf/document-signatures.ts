@@ -15,7 +15,7 @@ import { verifyCms, type CmsSigner } from './signature.js';
 import { unlistedSignature } from './unlisted.js';
 import { readRevisions, type Revision } from './xref.js';
 import { State } from './state.js';
-import { stateText, type DocumentText } from '../document/text.js';
+import { stateText, type DocumentText } from './document-text.js';
 
 /**
  * Every signature of a PDF someone else signed (a notarised deed), read with the same
@@ -24,7 +24,7 @@ import { stateText, type DocumentText } from '../document/text.js';
  * revisions after it change beyond what PAdES allows (DSS, document time-stamps and, unlike a
  * receipt, further signatures), and its CMS checked over its bytes (BER accepted: see ./ber.ts).
  * Who signed and whether to trust them is the caller's judgement; this says what the file holds,
- * and what its pages print (../document/text.ts), read once with the same reader.
+ * and what its pages print (document-text.ts), read once with the same reader.
  * Never throws, whatever the bytes: an unreadable file is `{ ok: false }`.
  */
 

@@ -8,7 +8,7 @@ import { readPdfReceipt } from '../../src/pdf/attachment.js';
 import { loadPdf } from '../../src/pdf/load.js';
 import { checkPdfRevisions } from '../../src/pdf/revision-check.js';
 import { readDocumentSignatures } from '../../src/pdf/document-signatures.js';
-import { documentText } from '../../src/document/text.js';
+import { documentText } from '../../src/pdf/document-text.js';
 import { checkCms } from '../../src/pdf/signature.js';
 import { contentText } from '../../src/pdf/text.js';
 import { MAX_BUNDLE_BYTES, readBundle } from '../../src/read.js';
@@ -124,7 +124,7 @@ export const TARGETS: FuzzTarget[] = [
   {
     name: 'pdf-document',
     parser:
-      'a signed document (a notarised deed): every signature of every revision, BER or DER CMS, what follows each, and the printed text (pdf/document-signatures.ts, pdf/ber.ts, document/text.ts)',
+      'a signed document (a notarised deed): every signature of every revision, BER or DER CMS, what follows each, and the printed text (pdf/document-signatures.ts, pdf/ber.ts, pdf/document-text.ts)',
     seeds: async () => [...seeds.pdfSeeds(), ...(await seeds.berSignedSeeds())],
     run: async (bytes) => {
       const read = typedResult(await readDocumentSignatures(bytes), 'readDocumentSignatures');

@@ -1,10 +1,10 @@
 import { PDFName, PDFRawStream, type PDFObject } from 'pdf-lib';
-import { decodeBounded } from '../pdf/decode.js';
-import { dictOf, elements, ObjectReader, Unreadable } from '../pdf/objects.js';
-import { MAX_CONTENT_BYTES, MAX_PAGES } from '../pdf/pages.js';
-import { State } from '../pdf/state.js';
-import { contentText } from '../pdf/text.js';
-import { readRevisions } from '../pdf/xref.js';
+import { decodeBounded } from './decode.js';
+import { dictOf, elements, ObjectReader, Unreadable } from './objects.js';
+import { MAX_CONTENT_BYTES, MAX_PAGES } from './pages.js';
+import { State } from './state.js';
+import { contentText } from './text.js';
+import { readRevisions } from './xref.js';
 import { DerError } from '../timestamp/der.js';
 
 /**
