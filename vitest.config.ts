@@ -48,7 +48,7 @@ export const UNIT_TESTS = [
   'test/timestamping/{token-checks,x509-extensions}.test.ts',
   // contract, configuration, pure HTTP helpers, PDF layout and rendering
   'test/contract/base64.test.ts',
-  'test/{config,bounded-body}.test.ts',
+  'test/{config,bounded-body,retry}.test.ts',
   'test/cluster/slots.test.ts',
   'test/http/{json-depth,prefer,request-hygiene,turn-gate}.test.ts',
   'test/http/plugins/json-body.test.ts',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { retry, type RetryPolicy } from '../retry.js';
 
 /**
  * What the process caches; a change to one clears its cache. `receipts` stands for a stored
@@ -20,7 +21,18 @@ export type ChangeDetail = string | undefined;
 type Listener = (table: CachedTable | '*', detail: ChangeDetail) => void;
 /** The one NOTIFY channel of the feed (triggers, and writes that announce news themselves). */
 export const CHANGE_CHANNEL = 'receipts_changes';
-const RETRY_MS = 1_000;
+/**
+ * Connecting the LISTEN connection, until it succeeds or the feed closes: 1 s after a failure,
+ * doubling to 5 s, jittered so that replicas cut off together do not all come back together.
+ * While it is down the caches are bypassed and waiters poll, so a short wait keeps that short.
+ */
+export const RECONNECT: RetryPolicy = {
+  attempts: Infinity,
+  initialMs: 1_000,
+  factor: 2,
+  maxMs: 5_000,
+  jitter: 0.5,
+};
 
 interface PgNotification {
   channel: string;
@@ -52,7 +64,7 @@ interface EmbeddedNotifier {
 export class ChangeFeed {
   private readonly listeners = new Set<Listener>();
   private client: ListeningClient | undefined;
-  private closed = false;
+  private readonly closing = new AbortController();
   /** The schema the store's tables are in (PostgreSQL's current_schema()), once listening. */
   private schema: string | undefined;
   /** Caches may serve entries only while this is true. */
@@ -92,31 +104,46 @@ export class ChangeFeed {
     this.announce(change.slice(0, colon) as CachedTable, change.slice(colon + 1));
   }
 
-  /** Starts listening; resolves once listening (or, for PostgreSQL, failed and retrying). */
+  /**
+   * Starts listening; resolves once listening or, for PostgreSQL, once the first attempt failed
+   * (the next ones follow on RECONNECT, until one succeeds or the feed closes).
+   */
   async start(): Promise<void> {
-    if (this.closed) return;
+    if (this.closing.signal.aborted) return;
     if (this.kind === 'embedded') {
       const pglite = (this.knex.client as { pglite: EmbeddedNotifier }).pglite;
       await pglite.listen(CHANGE_CHANNEL, (payload) => this.notified(payload));
       return;
     }
+    await new Promise<void>((firstAttemptEnded) => {
+      retry(() => this.listen(), RECONNECT, {
+        signal: this.closing.signal,
+        onFailure: () => firstAttemptEnded(),
+      }).then(firstAttemptEnded, () => undefined); // closed: nothing left to do
+    });
+  }
+
+  /** One attempt at the LISTEN connection. */
+  private async listen(): Promise<void> {
+    this.schema ??= await this.currentSchema();
+    const client = (await this.knex.client.acquireRawConnection()) as ListeningClient;
+    const lost = () => this.lost(client);
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (n) => {
+      if (n.channel === CHANGE_CHANNEL) this.notified(n.payload);
+    });
     try {
-      this.schema ??= await this.currentSchema();
-      const client = (await this.knex.client.acquireRawConnection()) as ListeningClient;
-      const lost = () => this.lost(client);
-      client.on('error', lost);
-      client.on('end', lost);
-      client.on('notification', (n) => {
-        if (n.channel === CHANGE_CHANNEL) this.notified(n.payload);
-      });
       await client.query(`listen ${CHANGE_CHANNEL}`);
-      this.client = client;
-      this.live = true;
-      // a read begun while the feed was down may hold a row changed unnoticed: not cacheable
-      this.announce('*');
-    } catch {
-      this.retry();
+      this.closing.signal.throwIfAborted();
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
     }
+    this.client = client;
+    this.live = true;
+    // a read begun while the feed was down may hold a row changed unnoticed: not cacheable
+    this.announce('*');
   }
 
   /** The schema unqualified names resolve to on the pool's connections (DATABASE_SCHEMA's search_path). */
@@ -135,16 +162,11 @@ export class ChangeFeed {
     this.live = false;
     this.announce('*');
     void client.end().catch(() => undefined);
-    this.retry();
-  }
-
-  private retry(): void {
-    if (this.closed) return;
-    setTimeout(() => void this.start(), RETRY_MS).unref();
+    void this.start();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
+    this.closing.abort();
     this.live = false;
     const client = this.client;
     this.client = undefined;

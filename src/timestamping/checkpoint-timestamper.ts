@@ -1,10 +1,11 @@
 import type { SealedCheckpoint, SealListener, TimestampStore } from '../anchoring/timestamps.js';
+import { retry, type RetryPolicy } from '../retry.js';
 import { requestTimestamp, type TsaOptions } from './client.js';
 
 /**
  * After each seal, the checkpoint note (the exact bytes the log signed) is time-stamped by every
- * configured authority, each on its own: a failure is reported and retried after each delay of
- * RETRY_DELAYS_MS, then given up; nothing waits for it (the seal has committed, receipts keep
+ * configured authority, each on its own: a failure is reported and retried on CHECKPOINT_RETRY
+ * (four attempts, about 1 s, 5 s and 25 s apart), then given up; nothing waits for it (the seal has committed, receipts keep
  * being issued). Only a checked token is stored.
  */
 
@@ -17,25 +18,28 @@ export interface TimestampOutcome {
   detail: string;
 }
 
-export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
+export const CHECKPOINT_RETRY: RetryPolicy = {
+  attempts: 4,
+  initialMs: 1_000,
+  factor: 5,
+  maxMs: 30_000,
+  jitter: 0.2,
+};
 /** Checkpoint and authority pairs in progress at once; beyond this a new one is skipped. */
 const MAX_IN_FLIGHT = 64;
 
 export interface CheckpointTimestamperOptions {
   tsas: readonly TsaOptions[];
   store: TimestampStore;
-  retryDelaysMs?: readonly number[];
+  /** Defaults to CHECKPOINT_RETRY. */
+  retry?: RetryPolicy;
 }
 
 export class CheckpointTimestamper {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stop = new AbortController();
   private readonly listeners: ((outcome: TimestampOutcome) => void)[] = [];
-  private readonly delays: readonly number[];
-
-  constructor(private readonly options: CheckpointTimestamperOptions) {
-    this.delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
-  }
+  constructor(private readonly options: CheckpointTimestamperOptions) {}
 
   /** The seal listener the log calls with each new checkpoint. */
   readonly onSealed: SealListener = (checkpoint) => {
@@ -72,38 +76,45 @@ export class CheckpointTimestamper {
   }
 
   private async stampWithRetries(tsa: TsaOptions, checkpoint: SealedCheckpoint): Promise<void> {
-    const data = new TextEncoder().encode(checkpoint.note);
-    for (let attempt = 0; ; attempt += 1) {
-      const final = attempt >= this.delays.length;
-      const result = await requestTimestamp(tsa, data, this.stop.signal);
-      if (this.stop.signal.aborted) return;
-      let detail = result.ok
-        ? `stamped at ${result.genTime.toISOString()} by ${result.tsaName}`
-        : result.reason;
-      if (result.ok) {
-        try {
-          await this.options.store.addTimestamp({
-            treeSize: checkpoint.treeSize,
-            tsaUrl: tsa.url,
-            tsaName: result.tsaName,
-            token: result.token,
-            genTime: result.genTime,
-          });
+    const treeSize = checkpoint.treeSize;
+    const stamped = await retry(
+      () => this.stampOnce(tsa, checkpoint),
+      this.options.retry ?? CHECKPOINT_RETRY,
+      {
+        signal: this.stop.signal,
+        onFailure: (err, _attempt, delayMs) => {
+          if (this.stop.signal.aborted) return; // abandoned, not failed
+          const detail = err instanceof Error ? err.message : String(err);
           this.report({
             tsaUrl: tsa.url,
-            treeSize: checkpoint.treeSize,
-            ok: true,
-            final: true,
+            treeSize,
+            ok: false,
+            final: delayMs === undefined,
             detail,
           });
-          return;
-        } catch (err) {
-          detail = `the token could not be stored: ${(err as Error).message}`;
-        }
-      }
-      this.report({ tsaUrl: tsa.url, treeSize: checkpoint.treeSize, ok: false, final, detail });
-      if (final || !(await sleep(this.delays[attempt] ?? 0, this.stop.signal))) return;
+        },
+      },
+    ).catch(() => undefined); // each failure is reported above
+    if (stamped) this.report({ tsaUrl: tsa.url, treeSize, ok: true, final: true, detail: stamped });
+  }
+
+  /** One request and, for a checked token, its storing; what happened, or a thrown failure. */
+  private async stampOnce(tsa: TsaOptions, checkpoint: SealedCheckpoint): Promise<string> {
+    const data = new TextEncoder().encode(checkpoint.note);
+    const result = await requestTimestamp(tsa, data, this.stop.signal);
+    if (!result.ok) throw new Error(result.reason);
+    try {
+      await this.options.store.addTimestamp({
+        treeSize: checkpoint.treeSize,
+        tsaUrl: tsa.url,
+        tsaName: result.tsaName,
+        token: result.token,
+        genTime: result.genTime,
+      });
+    } catch (err) {
+      throw new Error(`the token could not be stored: ${(err as Error).message}`);
     }
+    return `stamped at ${result.genTime.toISOString()} by ${result.tsaName}`;
   }
 
   private report(outcome: TimestampOutcome): void {
@@ -115,21 +126,4 @@ export class CheckpointTimestamper {
       }
     }
   }
-}
-
-/** Waits `ms`; false when aborted first. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    timer.unref();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,4 +1,5 @@
 import type { SignatureTimestamper } from '../pdf/sign/pades.js';
+import { backoffDelay, type Backoff } from '../retry.js';
 import { requestTimestamp, type TsaOptions } from './client.js';
 import type { TimestampOutcome } from './checkpoint-timestamper.js';
 
@@ -9,16 +10,17 @@ import type { TimestampOutcome } from './checkpoint-timestamper.js';
  * tries again).
  *
  * An authority that failed is not asked again for a PDF signature until its back-off has passed
- * (RESTING_MS: 30 s, doubling at each further failure up to 15 min; a success resets it), so while
+ * (RESTING: 30 s, doubling at each further failure up to 15 min; a success resets it), so while
  * an authority is down for good a download pays its timeout at most once per back-off and per
  * process, and gets the B-B PDF at once otherwise. The checkpoints' own time-stamps are not
- * affected: they keep their retries.
+ * affected: they keep their retries. The rests have no jitter: one only decides whether this
+ * process's next PDF asks the authority.
  */
-export const RESTING_MS = { first: 30_000, max: 15 * 60_000 };
+export const RESTING: Backoff = { initialMs: 30_000, factor: 2, maxMs: 15 * 60_000, jitter: 0 };
 
 interface Resting {
   until: number;
-  lastMs: number;
+  failures: number;
 }
 
 export function signatureTimestamper(
@@ -28,8 +30,8 @@ export function signatureTimestamper(
 ): SignatureTimestamper {
   const resting = new Map<string, Resting>();
   const rest = (url: string): void => {
-    const lastMs = Math.min(2 * (resting.get(url)?.lastMs ?? RESTING_MS.first / 2), RESTING_MS.max);
-    resting.set(url, { until: now() + lastMs, lastMs });
+    const failures = (resting.get(url)?.failures ?? 0) + 1;
+    resting.set(url, { until: now() + backoffDelay(RESTING, failures), failures });
   };
   return {
     async stamp(data) {

@@ -4,7 +4,7 @@ import { main } from '@verification-receipts/verify/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointTimestamper, type TimestampOutcome } from '../../src/timestamping/index.js';
 import { trustedTsaCertificates } from '../../src/timestamping/index.js';
-import { RESTING_MS, signatureTimestamper } from '../../src/timestamping/signature-timestamper.js';
+import { RESTING, signatureTimestamper } from '../../src/timestamping/signature-timestamper.js';
 import { createTestContext, tempDir, type TestContext } from '../helpers/context.js';
 import { run, signatureOf, unsignedTimestampOf } from '../helpers/pades.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
@@ -235,7 +235,7 @@ describe('a TSA that fails', () => {
         },
       ],
       store: ctx.repos.checkpointTimestamps,
-      retryDelaysMs: [20, 20],
+      retry: { attempts: 3, initialMs: 20, factor: 1, maxMs: 20, jitter: 0 },
     });
     timestamper.onOutcome((o) => outcomes.push(o));
     const treeSize = 1_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -285,13 +285,13 @@ describe('a TSA that fails', () => {
       expect(await stamper.stamp(value)).toBeUndefined();
       expect(await stamper.stamp(value)).toBeUndefined(); // resting: not asked, B-B at once
       expect(flaky.requests).toBe(1);
-      clock += RESTING_MS.first + 1;
+      clock += RESTING.initialMs + 1;
       expect(await stamper.stamp(value)).toBeUndefined();
       expect(flaky.requests).toBe(2);
-      clock += RESTING_MS.first + 1; // the second back-off is twice as long
+      clock += RESTING.initialMs + 1; // the second back-off is twice as long
       expect(await stamper.stamp(value)).toBeUndefined();
       expect(flaky.requests).toBe(2);
-      clock += RESTING_MS.first;
+      clock += RESTING.initialMs;
       flaky.mode = 'ok'; // back: the next download after the back-off gets B-T
       expect(await stamper.stamp(value)).toBeInstanceOf(Buffer);
       expect(await stamper.stamp(value)).toBeInstanceOf(Buffer); // a success resets the rest
