@@ -112,7 +112,7 @@ export class CheckpointTimestamper {
         genTime: result.genTime,
       });
     } catch (err) {
-      throw new Error(`the token could not be stored: ${(err as Error).message}`);
+      throw new Error(`the token could not be stored: ${(err as Error).message}`, { cause: err });
     }
     return `stamped at ${result.genTime.toISOString()} by ${result.tsaName}`;
   }
