@@ -67,7 +67,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     witnesses: witnessesOf(e.WITNESSES, e.WITNESS_QUORUM, e.WITNESS_TIMEOUT_MS),
     logRateLimitMax: e.LOG_RATE_LIMIT_MAX,
-    issuerClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
+    revocationClockSkewSeconds: e.ISSUER_CLOCK_SKEW_SECONDS,
     ciOidc: ciOidcOf(e),
     ciTrustedEvents: commaList(e.CI_TRUSTED_EVENTS),
     github: githubConfig(e),

@@ -195,7 +195,7 @@ function receiptServiceOf(
     stores,
     publicUrl: config.publicUrl,
     links: receiptLinks(config.publicUrl),
-    issuerClockSkewSeconds: config.issuerClockSkewSeconds,
+    revocationClockSkewSeconds: config.revocationClockSkewSeconds,
     ciIdentity: new OidcVerifier(config.ciOidc),
     defaultBranches: options.defaultBranches,
     ...(options.onIntegrityFailure ? { onIntegrityFailure: options.onIntegrityFailure } : {}),

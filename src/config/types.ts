@@ -117,7 +117,8 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined; host: string };
   /** Witnesses asked to cosign each checkpoint (c2sp.org/tlog-witness), and how many must. */
   witnesses: { list: Witness[]; quorum: number; timeoutMs: number };
-  issuerClockSkewSeconds: number;
+  /** ISSUER_CLOCK_SKEW_SECONDS: how far a revocation's x-signature-timestamp may be from now. */
+  revocationClockSkewSeconds: number;
   /** Trigger events the CI adapter trusts; undefined means the documented default list. */
   ciTrustedEvents: string[] | undefined;
   /** OIDC issuers whose CI run tokens are trusted, the audience they must name, clock skew. */

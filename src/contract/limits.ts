@@ -7,7 +7,7 @@ import { z } from 'zod';
  * `validation_failed` naming the path and the limit. The "Limits" table of docs/api.md lists these.
  */
 export const LIMITS = {
-  /** Identifiers: bundleId, notaryId, parcelId, externalId, headSha, issuer id. */
+  /** Identifiers: bundleId, notaryId, parcelId, externalId, headSha, a revoker's x-issuer-id. */
   id: 256,
   /** Short names: provider, county, transaction type, person names, event names, kinds. */
   name: 512,

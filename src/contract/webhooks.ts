@@ -154,7 +154,10 @@ export const ReceiptRevokedEvent = envelope(
     receiptId: z.uuid(),
     receiptHash: Sha256Digest,
     revokedAt: DateTime,
-    revokedBy: z.string().optional().describe('The issuer that signed the revocation'),
+    revokedBy: z
+      .string()
+      .optional()
+      .describe('The revoker (its x-issuer-id) that signed the revocation'),
     status: PublicStatusDocument.describe('The signed status, as GET /status/{receiptHash}'),
   }),
 );

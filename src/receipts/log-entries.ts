@@ -15,7 +15,8 @@ import { revocationMessage, signatureValid } from './revocation.js';
  *       timestamp <x-signature-timestamp, as signed>
  *       signature <base64url Ed25519 signature over `revoke\n<receipt-id>\n<issuer>\n<timestamp>`>
  *
- * A revocation entry carries everything needed to check the issuer's signature offline.
+ * A revocation entry carries everything needed to check the revoker's signature offline (its
+ * lines keep the specification's name for the revoker, `issuer`).
  */
 
 export const RECEIPT_ENTRY_VERSION = 'rfc9162-sha256-v1';
@@ -77,7 +78,7 @@ export function parseRevocationEntry(entry: Uint8Array): RevocationStatement | u
 
 /**
  * The revocation a log entry proves for this receipt: it must parse, name this receipt (id and
- * hash) and carry a valid issuer signature. Undefined otherwise.
+ * hash) and carry a valid signature by the revoker. Undefined otherwise.
  */
 export function provenRevocation(
   entry: Uint8Array,

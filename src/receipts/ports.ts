@@ -110,7 +110,11 @@ export interface NotaryStore {
   find(tenant: string, notaryId: string): Promise<NotaryRecord | undefined>;
 }
 
-export interface IssuerRecord {
+/**
+ * A revoker: a party registered to revoke one tenant's receipts (docs/glossary.md). Its id keeps
+ * the specification's name, `issuerId`, as in the `x-issuer-id` header and the store's column.
+ */
+export interface RevokerRecord {
   issuerId: string;
   tenant: string;
   /** Raw 32-byte Ed25519 public key, base64url. */
@@ -118,8 +122,8 @@ export interface IssuerRecord {
   createdAt: Date;
 }
 
-export interface IssuerStore {
-  find(issuerId: string): Promise<IssuerRecord | undefined>;
+export interface RevokerStore {
+  find(issuerId: string): Promise<RevokerRecord | undefined>;
 }
 
 export interface RevocationRequest {
@@ -251,7 +255,8 @@ export type CosignatureNotices = SealNotices;
 export interface ReceiptStores {
   receipts: ReceiptStore;
   notaries: NotaryStore;
-  issuers: IssuerStore;
+  /** The revokers (named after their table, `issuers`, and the CLI's `receipts issuers`). */
+  issuers: RevokerStore;
   revocations: RevocationStore;
   signingKeys: SigningKeyStore;
   tenantPolicies: TenantPolicyStore;

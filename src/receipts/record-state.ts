@@ -35,7 +35,7 @@ export interface Revocation {
 }
 
 /**
- * A receipt is revoked when the log holds a valid revocation entry for it (issuer signature
+ * A receipt is revoked when the log holds a valid revocation entry for it (revoker's signature
  * checked), whatever the `receipts` row says; or when its row or audit row says so (written in
  * the same transaction as the entry). When the two sources disagree the answer says so.
  */

@@ -2,42 +2,45 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { decodeBase64url } from './base64url.js';
 
 /**
- * Issuer-signed revocation (docs/decisions.md): x-issuer-signature is a base64url Ed25519 signature by
- * a registered issuer key over `revoke\n<receiptId>\n<x-issuer-id>\n<x-signature-timestamp>`, and
- * the timestamp must be within the allowed skew of server time (either direction).
+ * Revocation signed by a revoker (docs/glossary.md: the party registered to revoke a tenant's
+ * receipts; the specification's headers call it the issuer): x-issuer-signature is a base64url
+ * Ed25519 signature by the revoker's registered key over
+ * `revoke\n<receiptId>\n<x-issuer-id>\n<x-signature-timestamp>`, and the timestamp must be within
+ * the allowed skew of server time (either direction). DECISIONS_LINK
  */
-export function revocationMessage(receiptId: string, issuerId: string, timestamp: string): string {
-  return `revoke\n${receiptId}\n${issuerId}\n${timestamp}`;
+export function revocationMessage(receiptId: string, revokerId: string, timestamp: string): string {
+  return `revoke\n${receiptId}\n${revokerId}\n${timestamp}`;
 }
 
-export interface IssuerHeaders {
+/** The three revocation headers: `x-issuer-id` (the revoker), its timestamp and signature. */
+export interface RevocationHeaders {
   issuerId: string;
   timestamp: string;
   signature: string;
 }
 
-export interface IssuerKey {
+export interface RevokerKey {
   issuerId: string;
   tenant: string;
   /** Raw 32-byte Ed25519 public key, base64url. */
   publicKey: string;
 }
 
-export type IssuerAuthorization =
+export type RevocationAuthorization =
   { ok: true } | { ok: false; code: 'unauthorized' | 'forbidden'; reason: string };
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 export function authorizeRevocation(input: {
-  headers: IssuerHeaders;
-  issuer: IssuerKey | undefined;
+  headers: RevocationHeaders;
+  revoker: RevokerKey | undefined;
   tenant: string;
   receiptId: string;
   now: Date;
   skewSeconds: number;
-}): IssuerAuthorization {
-  const { headers, issuer } = input;
-  if (!issuer) return deny('unauthorized', 'unknown issuer');
+}): RevocationAuthorization {
+  const { headers, revoker } = input;
+  if (!revoker) return deny('unauthorized', 'x-issuer-id names no registered revoker');
   if (!RFC3339.test(headers.timestamp)) {
     return deny('unauthorized', 'x-signature-timestamp is not an RFC 3339 date-time');
   }
@@ -49,16 +52,16 @@ export function authorizeRevocation(input: {
     );
   }
   const message = revocationMessage(input.receiptId, headers.issuerId, headers.timestamp);
-  if (!signatureValid(issuer.publicKey, message, headers.signature)) {
+  if (!signatureValid(revoker.publicKey, message, headers.signature)) {
     return deny('unauthorized', 'x-issuer-signature does not verify');
   }
-  if (issuer.tenant !== input.tenant) {
-    return deny('forbidden', 'this issuer is not authorised for this tenant');
+  if (revoker.tenant !== input.tenant) {
+    return deny('forbidden', 'this revoker (x-issuer-id) is not authorised for this tenant');
   }
   return { ok: true };
 }
 
-function deny(code: 'unauthorized' | 'forbidden', reason: string): IssuerAuthorization {
+function deny(code: 'unauthorized' | 'forbidden', reason: string): RevocationAuthorization {
   return { ok: false, code, reason };
 }
 
@@ -87,7 +90,7 @@ export function signRevocation(
   issuerId: string,
   receiptId: string,
   timestamp: string,
-): IssuerHeaders {
+): RevocationHeaders {
   const key = createPrivateKey(privateKeyPem);
   const signature = sign(null, Buffer.from(revocationMessage(receiptId, issuerId, timestamp)), key);
   return { issuerId, timestamp, signature: signature.toString('base64url') };

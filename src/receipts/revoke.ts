@@ -1,14 +1,14 @@
 import { ReceiptError, receiptNotFound } from './errors.js';
-import type { IssuerRecord, IssuerStore, RevocationStore } from './ports.js';
+import type { RevokerRecord, RevokerStore, RevocationStore } from './ports.js';
 import { revocationEntry } from './log-entries.js';
-import { authorizeRevocation, type IssuerHeaders } from './revocation.js';
+import { authorizeRevocation, type RevocationHeaders } from './revocation.js';
 
 export interface RevokeInput {
   tenant: string;
   /** The API key that made the call, recorded in the audit row. */
   apiKeyId: string;
   receiptId: string;
-  headers: IssuerHeaders;
+  headers: RevocationHeaders;
 }
 
 export type RevokeResult =
@@ -16,18 +16,18 @@ export type RevokeResult =
   | { receiptStatus: 'revoked'; result: 'ALREADY_REVOKED' };
 
 export interface RevokeDeps {
-  issuers: IssuerStore;
+  revokers: RevokerStore;
   revocations: RevocationStore;
   skewSeconds: number;
   now: () => Date;
 }
 
 /**
- * Issuer-signed revocation: authorise the issuer (401/403), then one conditional update that
+ * Revocation signed by a revoker: authorise the revoker (401/403), then one conditional update that
  * also appends the signed statement to the log (docs/log.md, revocation entry v1).
  */
 export async function revokeReceipt(deps: RevokeDeps, input: RevokeInput): Promise<RevokeResult> {
-  const issuerKey = await authorise(deps, input);
+  const revokerKey = await authorise(deps, input);
   const { headers } = input;
   const outcome = await deps.revocations.revoke({
     tenant: input.tenant,
@@ -41,7 +41,7 @@ export async function revokeReceipt(deps: RevokeDeps, input: RevokeInput): Promi
         receiptHash,
         receiptId: input.receiptId,
         issuerId: headers.issuerId,
-        issuerKey,
+        issuerKey: revokerKey,
         timestamp: headers.timestamp,
         signature: headers.signature,
       }),
@@ -52,18 +52,18 @@ export async function revokeReceipt(deps: RevokeDeps, input: RevokeInput): Promi
     : { receiptStatus: 'revoked', result: outcome };
 }
 
-/** The issuer's public key once it is authorised. */
+/** The revoker's public key once it is authorised. */
 async function authorise(deps: RevokeDeps, input: RevokeInput): Promise<string> {
-  const issuer = await deps.issuers.find(input.headers.issuerId);
+  const revoker = await deps.revokers.find(input.headers.issuerId);
   const auth = authorizeRevocation({
     headers: input.headers,
-    issuer,
+    revoker,
     tenant: input.tenant,
     receiptId: input.receiptId,
     now: deps.now(),
     skewSeconds: deps.skewSeconds,
   });
-  if (auth.ok) return (issuer as IssuerRecord).publicKey;
+  if (auth.ok) return (revoker as RevokerRecord).publicKey;
   const code = auth.code === 'forbidden' ? 'revocation_forbidden' : 'revocation_unauthorized';
   throw new ReceiptError(code, auth.reason);
 }

@@ -27,7 +27,7 @@ const GATE_RECEIPTS_MAX = 50;
 /** The stores, keys and log of the receipt evidence (`EvidenceDeps`), and what issuance needs. */
 export interface ReceiptServiceDeps extends EvidenceDeps {
   issuer: ReceiptIssuer;
-  issuerClockSkewSeconds: number;
+  revocationClockSkewSeconds: number;
   /** Verifies the OIDC token a CI run sends (x-ci-oidc-token). */
   ciIdentity: Pick<OidcVerifier, 'verify'>;
   /** The GitHub App's answer to default-branch questions (ci-provenance-v2); none without it. */
@@ -222,9 +222,9 @@ export class ReceiptService {
     const { issuers, revocations } = this.deps.stores;
     return revokeReceipt(
       {
-        issuers,
+        revokers: issuers,
         revocations,
-        skewSeconds: this.deps.issuerClockSkewSeconds,
+        skewSeconds: this.deps.revocationClockSkewSeconds,
         now: this.deps.now ?? (() => new Date()),
       },
       input,

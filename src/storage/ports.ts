@@ -3,8 +3,8 @@ import type { TimestampStore } from '../anchoring/timestamps.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../auth/ports.js';
 import type { Scope } from '../auth/scopes.js';
 import type {
-  IssuerRecord,
-  IssuerStore,
+  RevokerRecord,
+  RevokerStore,
   NotaryStore,
   ReceiptStore,
   DeploymentGateStore,
@@ -46,16 +46,16 @@ export interface ApiKeyAdminStore extends ApiKeyStore {
   revoke(id: string): Promise<boolean>;
 }
 
-/** The issuers that may revoke a tenant's receipts (`receipts issuers ...`). */
-export interface IssuerAdminStore extends IssuerStore {
+/** The revokers: who may revoke a tenant's receipts (`receipts issuers ...`). */
+export interface RevokerAdminStore extends RevokerStore {
   /**
-   * Registers an issuer, or replaces the key of one already registered for the same tenant; an
-   * issuer id registered for another tenant is left alone: 'other_tenant'.
+   * Registers a revoker, or replaces the key of one already registered for the same tenant; a
+   * revoker id registered for another tenant is left alone: 'other_tenant'.
    */
-  add(issuer: Omit<IssuerRecord, 'createdAt'>): Promise<'added' | 'other_tenant'>;
-  /** The tenant's issuers (every tenant's without one), by tenant then issuer id. */
-  list(tenant?: string): Promise<IssuerRecord[]>;
-  /** False when no issuer has that id. */
+  add(revoker: Omit<RevokerRecord, 'createdAt'>): Promise<'added' | 'other_tenant'>;
+  /** The tenant's revokers (every tenant's without one), by tenant then revoker id. */
+  list(tenant?: string): Promise<RevokerRecord[]>;
+  /** False when no revoker has that id. */
   remove(issuerId: string): Promise<boolean>;
 }
 
@@ -84,7 +84,7 @@ export interface TenantPolicyAdminStore extends TenantPolicyStore {
 /** Every store over one database: what `createRepositories` builds and a backend implements. */
 export interface Repositories {
   apiKeys: ApiKeyAdminStore;
-  issuers: IssuerAdminStore;
+  issuers: RevokerAdminStore;
   log: LogStore;
   notaries: NotaryAdminStore;
   receipts: ReceiptStore;

@@ -3,7 +3,7 @@ import type { Repositories } from './ports.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { CheckpointTimestampRepository } from './checkpoint-timestamps.js';
 import { DeploymentGateRepository } from './deployment-gates.js';
-import { IssuerRepository } from './issuers.js';
+import { RevokerRepository } from './issuers.js';
 import { LogRepository } from './log.js';
 import { NotaryRepository } from './notaries.js';
 import { ReceiptPdfRepository } from './receipt-pdfs.js';
@@ -31,7 +31,7 @@ export interface RepositoryOptions {
 export function createRepositories(db: Database, options: RepositoryOptions = {}): Repositories {
   return {
     apiKeys: new ApiKeyRepository(db.knex, db.changes),
-    issuers: new IssuerRepository(db.knex),
+    issuers: new RevokerRepository(db.knex),
     log: new LogRepository(db.knex, db.changes, db.kind === 'embedded'),
     notaries: new NotaryRepository(db.knex, db.changes),
     receipts: new ReceiptRepository(db.knex, db.changes, {

@@ -4,7 +4,7 @@ import {
   authorizeRevocation,
   rawEd25519PublicKey,
   revocationMessage,
-  type IssuerKey,
+  type RevokerKey,
 } from '../../src/receipts/revocation.js';
 import { rfc8032Test1Pem } from '../helpers/keys.js';
 
@@ -20,7 +20,7 @@ const PINNED_SIGNATURE =
   'wrbJhm_MQPxM3gg6W6Tus_zh63PdnhJrs8axj-bAjeUd8Xdqiaq1pJ6SsrwvvAVByrqwy4p8qJYcHqQN9RDdDA';
 const MESSAGE = `revoke\n${RECEIPT}\n${ISSUER}\n${AT}`;
 
-const issuer: IssuerKey = {
+const revoker: RevokerKey = {
   issuerId: ISSUER,
   tenant: 'tenant-a',
   publicKey: rawEd25519PublicKey(rfc8032Test1Pem()),
@@ -32,7 +32,7 @@ function authorize(
 ) {
   return authorizeRevocation({
     headers: { issuerId: ISSUER, timestamp: opts.timestamp ?? AT, signature },
-    issuer,
+    revoker,
     tenant: opts.tenant ?? 'tenant-a',
     receiptId: RECEIPT,
     now: new Date(opts.now ?? AT),
@@ -91,14 +91,14 @@ describe('signature spellings', () => {
     }
   });
 
-  it('refuses another tenant (403) and an unknown issuer (401)', () => {
+  it('refuses another tenant (403) and an unknown revoker (401)', () => {
     expect(authorize(PINNED_SIGNATURE, { tenant: 'tenant-b' })).toMatchObject({
       ok: false,
       code: 'forbidden',
     });
     const unknown = authorizeRevocation({
       headers: { issuerId: ISSUER, timestamp: AT, signature: PINNED_SIGNATURE },
-      issuer: undefined,
+      revoker: undefined,
       tenant: 'tenant-a',
       receiptId: RECEIPT,
       now: new Date(AT),

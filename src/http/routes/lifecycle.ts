@@ -7,8 +7,10 @@ import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
 
-const IssuerHeaders = z.object({
-  'x-issuer-id': bounded(LIMITS.id, 1).describe('Registered issuer id'),
+const RevocationHeaders = z.object({
+  'x-issuer-id': bounded(LIMITS.id, 1).describe(
+    'The id of a revoker registered for the tenant (receipts issuers add)',
+  ),
   'x-signature-timestamp': bounded(LIMITS.timestamp, 1).describe(
     'RFC 3339 time, within 300 s of server time',
   ),
@@ -39,10 +41,10 @@ export default async function lifecycleRoutes(fastify: FastifyInstance) {
     config: { scope: 'revoke' },
     schema: {
       tags: ['lifecycle'],
-      summary: 'Revoke a receipt (issuer-signed)',
+      summary: 'Revoke a receipt (signed by a registered revoker)',
       security: [{ apiKey: [] }],
       params: ReceiptIdParams,
-      headers: IssuerHeaders,
+      headers: RevocationHeaders,
       response: { 200: RevocationResponse, ...errorResponses(400, 401, 403, 404, 429, 503) },
     },
     handler: async (request) => {

@@ -2,14 +2,14 @@ import { knexStores, storeConformance } from './harness.js';
 import { signingKeyStoreContract, tokenUseStoreContract } from './keys-and-tokens.js';
 import {
   apiKeyStoreContract,
-  issuerStoreContract,
+  revokerStoreContract,
   notaryStoreContract,
   tenantPolicyStoreContract,
 } from './registries.js';
 
 storeConformance(knexStores, {
   ApiKeyAdminStore: apiKeyStoreContract,
-  IssuerAdminStore: issuerStoreContract,
+  RevokerAdminStore: revokerStoreContract,
   NotaryAdminStore: notaryStoreContract,
   TenantPolicyAdminStore: tenantPolicyStoreContract,
   SigningKeyStore: signingKeyStoreContract,

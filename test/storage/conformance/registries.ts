@@ -59,8 +59,8 @@ export const apiKeyStoreContract: Contract = (stores) => {
   });
 };
 
-/** IssuerAdminStore (src/storage/ports.ts): who may revoke, and the `issuers` commands. */
-export const issuerStoreContract: Contract = (stores) => {
+/** RevokerAdminStore (src/storage/ports.ts): who may revoke, and the `issuers` commands. */
+export const revokerStoreContract: Contract = (stores) => {
   it('adds, finds, replaces the key within the tenant, and removes an issuer', async () => {
     const tenant = unique('tenant');
     const issuerId = unique('issuer');
