@@ -21,7 +21,7 @@ import {
 
 const TwoLetters = z.string().length(2);
 
-/** docs/decisions.md: `sha256:<64 lowercase hex>` or bare 64 lowercase hex (normalised later). */
+/** docs/decisions/0011-hashes-on-the-wire.md: `sha256:<64 lowercase hex>` or bare 64 lowercase hex (normalised later). */
 export const DocHash = z
   .string()
   .max(71)

@@ -1,6 +1,6 @@
 import type { ServiceErrorCode } from '../errors.js';
 
-/** Every error a client can see: the `error` strings of docs/decisions.md plus routing/masking codes. */
+/** Every error a client can see: the `error` strings of docs/decisions/0018-errors.md plus routing/masking codes. */
 export const ERROR_STATUS = {
   validation_failed: 400,
   unauthorized: 401,

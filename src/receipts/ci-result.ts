@@ -21,7 +21,7 @@ export interface CiResultInput {
   detailsUrl?: string | undefined;
 }
 
-/** The check-run style answer of the workflow adapter (spec §2.13), mapped per docs/decisions.md. */
+/** The check-run style answer of the workflow adapter (spec §2.13), mapped per docs/decisions/0014-status-mapping.md. */
 export function ciResultOf(input: CiResultInput): CiVerificationResponse {
   const { receipt, status } = input;
   const reasons = receipt.reasons.length ? receipt.reasons.join(', ') : 'none';

@@ -26,7 +26,7 @@ export function documentOf(bytes: Buffer): SuppliedDocument {
 }
 
 /**
- * docs/decisions.md: inputsCommitment = sha256 over the JCS form of the request as received, with
+ * docs/decisions/0013-inputscommitment.md: inputsCommitment = sha256 over the JCS form of the request as received, with
  * `doc.pdfBase64` replaced by the `sha256:` digest of the decoded document bytes. The receipt
  * thereby commits to every input without carrying the document.
  */

@@ -6,7 +6,8 @@ import { decodeBase64url } from './base64url.js';
  * receipts; the specification's headers call it the issuer): x-issuer-signature is a base64url
  * Ed25519 signature by the revoker's registered key over
  * `revoke\n<receiptId>\n<x-issuer-id>\n<x-signature-timestamp>`, and the timestamp must be within
- * the allowed skew of server time (either direction). DECISIONS_LINK
+ * the allowed skew of server time (either direction):
+ * docs/decisions/0015-revocation-is-signed-by-a-registered-revoker.md.
  */
 export function revocationMessage(receiptId: string, revokerId: string, timestamp: string): string {
   return `revoke\n${receiptId}\n${revokerId}\n${timestamp}`;

@@ -1,6 +1,6 @@
 import type { Decision, ExternalReceiptStatus } from '../contract/common.js';
 
-/** docs/decisions.md "Status mapping": ALLOW -> clean, FLAG -> compliance_gap, BLOCK -> failure. */
+/** docs/decisions/0014-status-mapping.md: ALLOW -> clean, FLAG -> compliance_gap, BLOCK -> failure. */
 export function statusOf(decision: Decision, revoked: boolean): ExternalReceiptStatus {
   if (revoked) return 'revoked';
   switch (decision) {

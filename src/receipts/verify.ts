@@ -4,7 +4,7 @@ import type { KeyRing } from './keyring.js';
 import type { StoredReceipt } from './types.js';
 
 /**
- * Later verification (spec §2.8, docs/decisions.md): recompute the canonical hash from what is
+ * Later verification (spec §2.8, docs/decisions/0012-canonical-receipt.md): recompute the canonical hash from what is
  * stored, check the signature over the canonical bytes against the key ring, and combine.
  */
 export function verifyReceipt(input: {

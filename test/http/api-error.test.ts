@@ -3,7 +3,7 @@ import { SERVICE_ERROR_CODES, ServiceError } from '../../src/errors.js';
 import { ApiError, ERROR_STATUS, SERVICE_ERROR_RESPONSE } from '../../src/http/api-error.js';
 import { toApiError } from '../../src/http/plugins/errors.js';
 
-/** The `error` strings docs/api.md documents (docs/decisions.md plus routing codes). */
+/** The `error` strings docs/api.md documents (docs/decisions/0018-errors.md plus routing codes). */
 const DOCUMENTED = [
   'validation_failed',
   'unauthorized',

@@ -28,7 +28,7 @@ async function storedView(receiptId: string) {
   return res.json();
 }
 
-/** docs/decisions.md's commitment, computed with an independent RFC 8785 implementation. */
+/** The commitment of docs/decisions/0013-inputscommitment.md, computed with an independent RFC 8785 implementation. */
 function jcsDigest(value: unknown): string {
   return `sha256:${sha256Hex(canonicalize(value) ?? '')}`;
 }
@@ -89,7 +89,7 @@ describe('POST /api/v1/verify with a fully valid request', () => {
     const req = validRequest(notary);
     const res = await verify(req);
     const view = await storedView(res.json().receiptId);
-    // docs/decisions.md, recomputed with an independent RFC 8785 implementation: sha256 over the JCS
+    // docs/decisions/0013-inputscommitment.md, recomputed with an independent RFC 8785 implementation: sha256 over the JCS
     // form of the request with doc.pdfBase64 replaced by the digest of the decoded document
     const pdf = Buffer.from(req.doc.pdfBase64 ?? '', 'base64');
     const committed = { ...req, doc: { ...req.doc, pdfBase64: `sha256:${sha256Hex(pdf)}` } };

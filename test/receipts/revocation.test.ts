@@ -9,7 +9,7 @@ import {
 import { rfc8032Test1Pem } from '../helpers/keys.js';
 
 /**
- * Revocation authorisation (docs/decisions.md): the signed message is pinned as bytes, the timestamp
+ * Revocation authorisation (docs/decisions/0015-revocation-is-signed-by-a-registered-revoker.md): the signed message is pinned as bytes, the timestamp
  * window is checked at its exact edges, and only the canonical spelling of a signature passes.
  */
 const RECEIPT = '2f1c7e4a-9b3d-4c58-8e21-6a0f5d9b7c13';

@@ -12,7 +12,7 @@ const lenientString = z.preprocess(
   z.string().optional(),
 );
 
-/** docs/decisions.md: this query never gives 400. Out-of-range limits are clamped, garbage ignored. */
+/** docs/decisions/0017-the-receipts-list-never-answers-400.md: this query never gives 400. Out-of-range limits are clamped, garbage ignored. */
 export const ListQuery = z.object({
   limit: lenientString.describe('Page size, default 50, clamped to 1..200').transform((v) => {
     const n = v === undefined ? NaN : Number.parseInt(v, 10);

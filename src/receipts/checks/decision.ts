@@ -4,7 +4,7 @@ import type { CheckOutcome } from '../types.js';
 type CheckStatus = CheckOutcome['status'];
 
 /**
- * docs/decisions.md "Status mapping", in order: any FAIL -> BLOCK; else any WARN -> FLAG; else
+ * docs/decisions/0014-status-mapping.md, in order: any FAIL -> BLOCK; else any WARN -> FLAG; else
  * ALLOW. `decide` applies these rules and the published policy profiles (GET /policies) show them.
  */
 export const DECISION_RULES: readonly Readonly<{ decision: Decision; anyCheck: CheckStatus }>[] =
