@@ -10,12 +10,8 @@ export const verifyAliases = [
   { find: /^@verification-receipts\/verify$/, replacement: verifySource('index.ts') },
   { find: /^@verification-receipts\/verify\/log$/, replacement: verifySource('log/index.ts') },
   {
-    find: /^@verification-receipts\/verify\/timestamp$/,
-    replacement: verifySource('timestamp/index.ts'),
-  },
-  {
-    find: /^@verification-receipts\/verify\/document$/,
-    replacement: verifySource('document/index.ts'),
+    find: /^@verification-receipts\/verify\/internals$/,
+    replacement: verifySource('internals.ts'),
   },
   { find: /^@verification-receipts\/verify\/cli$/, replacement: verifySource('cli/main.ts') },
 ];

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { jwkThumbprint, verifyBundle, type StepId } from '@verification-receipts/verify';
+import { verifyBundle, type StepId } from '@verification-receipts/verify';
+import { jwkThumbprint } from '../../packages/verify/src/primitives.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { anchoredBundle, jwksKeys } from './helpers.js';
 
