@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { entryExports } from './entry-exports.js';
 
 /**
  * The main entry exports what the README's table lists, no more and no less: its values as the
@@ -27,24 +27,6 @@ function readmeNames(): { values: string[]; types: string[] } {
   };
 }
 
-/** Every name the entry exports as the compiler sees it (values and types alike). */
-function compiledNames(): string[] {
-  const program = ts.createProgram([entry], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2023,
-    noEmit: true,
-    // exports are resolved, not type-checked: no standard library, no @types
-    noLib: true,
-    types: [],
-  });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(entry);
-  const module = source && checker.getSymbolAtLocation(source);
-  if (!module) throw new Error(`${entry}: not a module`);
-  return checker.getExportsOfModule(module).map((s) => s.getName());
-}
-
 const sorted = (names: Iterable<string>) => [...names].sort();
 
 describe('the main entry and the README', () => {
@@ -57,7 +39,7 @@ describe('the main entry and the README', () => {
   it('exports exactly the types the README lists', async () => {
     const listed = readmeNames();
     const runtime = new Set(Object.keys(await import('../src/index.js')));
-    const types = compiledNames().filter((name) => !runtime.has(name));
+    const types = entryExports(entry).filter((name) => !runtime.has(name));
     expect(sorted(types)).toEqual(sorted(listed.types));
   });
 });
