@@ -29,7 +29,7 @@ export const ALL_TESTS = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
  */
 export const UNIT_TESTS = [
   // the verifier package on recorded fixtures (pdf/bomb.test.ts spawns a child: integration)
-  'packages/verify/test/{verify,webhook,exports}.test.ts',
+  'packages/verify/test/{verify,webhook,exports,tampering,pinning,artifact}.test.ts',
   'packages/verify/test/{cli,log}/**/*.test.ts',
   'packages/verify/test/pdf/{attachment,endorsement,text,revisions,revisions-structure,revisions-fuzz}.test.ts',
   // hostile inputs read in process (bounds/cli.test.ts spawns the CLI: integration)
