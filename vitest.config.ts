@@ -10,12 +10,8 @@ export const verifyAliases = [
   { find: /^@verification-receipts\/verify$/, replacement: verifySource('index.ts') },
   { find: /^@verification-receipts\/verify\/log$/, replacement: verifySource('log/index.ts') },
   {
-    find: /^@verification-receipts\/verify\/timestamp$/,
-    replacement: verifySource('timestamp/index.ts'),
-  },
-  {
-    find: /^@verification-receipts\/verify\/document$/,
-    replacement: verifySource('document/index.ts'),
+    find: /^@verification-receipts\/verify\/internals$/,
+    replacement: verifySource('internals.ts'),
   },
   { find: /^@verification-receipts\/verify\/cli$/, replacement: verifySource('cli/main.ts') },
 ];
@@ -33,7 +29,7 @@ export const ALL_TESTS = ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'];
  */
 export const UNIT_TESTS = [
   // the verifier package on recorded fixtures (pdf/bomb.test.ts spawns a child: integration)
-  'packages/verify/test/{verify,webhook}.test.ts',
+  'packages/verify/test/{verify,webhook,exports,tampering,pinning,artifact}.test.ts',
   'packages/verify/test/{cli,log}/**/*.test.ts',
   'packages/verify/test/pdf/{attachment,endorsement,text,revisions,revisions-structure,revisions-fuzz}.test.ts',
   // hostile inputs read in process (bounds/cli.test.ts spawns the CLI: integration)
@@ -60,7 +56,7 @@ export const UNIT_TESTS = [
   // files read as text: the action's YAML, the Dockerfile, the lockfile, the import rules
   'test/action/{action-yml,backoff}.test.ts',
   'test/docker/{dockerfile,dockerignore}.test.ts',
-  'test/architecture/{dependencies,engines,import-cycles,import-rules,tiers,verify-command}.test.ts',
+  'test/architecture/{dependencies,engines,import-cycles,import-rules,tiers,verifier-imports,verify-command}.test.ts',
 ];
 
 export default defineConfig({

@@ -17,7 +17,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'browser-verify-'));
 const entry = path.join(dir, 'entry.mjs');
 fs.writeFileSync(
   entry,
-  `export { verifyBundle, akpThumbprint, jwkKey } from ${JSON.stringify(path.join(root, 'packages/verify/src/index.ts'))};`,
+  `export { verifyBundle } from ${JSON.stringify(path.join(root, 'packages/verify/src/index.ts'))};\n` +
+    `export { akpThumbprint, jwkKey } from ${JSON.stringify(path.join(root, 'packages/verify/src/primitives.ts'))};\n`,
 );
 const out = await build({
   entryPoints: [entry],

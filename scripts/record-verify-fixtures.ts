@@ -107,6 +107,8 @@ async function main() {
     fs.writeFileSync(path.join(out, name), data);
   const json = (name: string, body: string) =>
     write(name, `${JSON.stringify(JSON.parse(body), null, 2)}\n`);
+  // the document the receipts are about, for the tests of --artifact
+  write('deed.pdf', deed);
 
   const first = [await issue('b-0'), await issue('b-1'), await issue('b-2')];
   await app.services.anchoring.sealAll();

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import { parseCertificate } from '@verification-receipts/verify/document';
+import { parseCertificate } from '@verification-receipts/verify/internals';
 import { CliError } from './context.js';
 
 /**

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { BUNDLE_MEDIA_TYPE, PDF_SIGNER_STATEMENT_TYPE } from '@verification-receipts/verify';
+import {
+  BUNDLE_MEDIA_TYPE,
+  PDF_SIGNER_STATEMENT_TYPE,
+} from '@verification-receipts/verify/internals';
 import { BundleLogEntry } from './log-entry.js';
 import { PublicStatusDocument } from './status.js';
 import { StoredReceipt } from './verification.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEAF_VERSION } from '@verification-receipts/verify';
+import { LEAF_VERSION } from '@verification-receipts/verify/internals';
 
 /**
  * A bundle's `logEntry` (docs/verification.md): where the receipt sits in the log and the

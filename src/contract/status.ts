@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STATUS_MEDIA_TYPE } from '@verification-receipts/verify';
+import { STATUS_MEDIA_TYPE } from '@verification-receipts/verify/internals';
 import { ConsistencyProof } from './common.js';
 
 /**

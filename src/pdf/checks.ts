@@ -1,4 +1,4 @@
-import { reasonText } from '@verification-receipts/verify';
+import { reasonText } from '@verification-receipts/verify/internals';
 import type { CheckResult } from '../contract/common.js';
 import {
   COLOR,

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { BUNDLE_ATTACHMENT_NAME } from '@verification-receipts/verify';
+import { BUNDLE_ATTACHMENT_NAME } from '@verification-receipts/verify/internals';
 import { verifyCommand } from '../contract/links.js';
 import type { ReceiptView } from '../receipts/types.js';
 import { drawCheckSummary, drawChecks, drawPlainReasons, drawReasons } from './checks.js';

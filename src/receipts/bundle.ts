@@ -4,7 +4,7 @@ import {
   LEAF_VERSION,
   type BundleKey,
   type ReceiptBundle,
-} from '@verification-receipts/verify';
+} from '@verification-receipts/verify/internals';
 import { canonicalReceipt } from './canonical.js';
 import type { ReceiptRecord } from './ports.js';
 import type { PqSigner } from './pq-signer.js';

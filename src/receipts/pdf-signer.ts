@@ -1,7 +1,7 @@
 import {
   PDF_SIGNER_STATEMENT_TYPE,
   type PdfSignerEndorsement,
-} from '@verification-receipts/verify';
+} from '@verification-receipts/verify/internals';
 import { signStatement, type Signer } from './signer.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ConsistencyEvidence, PublishedCheckpoint } from '../anchoring/anchor-service.js';
-import { STATUS_MEDIA_TYPE } from '@verification-receipts/verify';
+import { STATUS_MEDIA_TYPE } from '@verification-receipts/verify/internals';
 import { canonicalJson } from './canonical.js';
 import type { ReceiptRecord } from './ports.js';
 import { revocationOf } from './record-state.js';

@@ -3,7 +3,7 @@ import {
   MAX_TOKEN_BYTES,
   tokenOfResponse,
   verifyTimestampToken,
-} from '@verification-receipts/verify/timestamp';
+} from '@verification-receipts/verify/internals';
 import { readBounded } from '../bounded-body.js';
 import { algorithm, bool, integer, octets, seq } from '../pdf/sign/der.js';
 

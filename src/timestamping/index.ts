@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { certificatesFromPem } from '@verification-receipts/verify/timestamp';
+import { certificatesFromPem } from '@verification-receipts/verify/internals';
 import type { Timekeeping } from '../anchoring/anchor-service.js';
 import type { TimestampStore } from '../anchoring/timestamps.js';
 import type { Config } from '../config.js';

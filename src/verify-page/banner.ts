@@ -1,9 +1,5 @@
-import {
-  failedStepSentence,
-  type StepId,
-  type Verdict,
-  type VerdictLabel,
-} from '@verification-receipts/verify';
+import type { StepId, Verdict, VerdictLabel } from '@verification-receipts/verify';
+import { failedStepSentence } from '@verification-receipts/verify/internals';
 import { sentence } from './words.js';
 
 /**

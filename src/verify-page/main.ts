@@ -1,18 +1,18 @@
 /// <reference lib="dom" />
 import {
   checkTimestamps,
-  parseBundle,
   readBundle,
-  unreadableVerdict,
   verifyBundle,
-  type PdfSignature,
   type Step,
   type Verdict,
 } from '@verification-receipts/verify';
 import {
   documentSignatureText,
+  parseBundle,
   readDocumentSignatures,
-} from '@verification-receipts/verify/document';
+  unreadableVerdict,
+  type PdfSignature,
+} from '@verification-receipts/verify/internals';
 import { bannerOf } from './banner.js';
 import { $ } from './dom.js';
 import { keyTrusted, renderArtifactSignatures, renderBusy, renderVerdict } from './render.js';

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
-import { reasonText, type Step, type Verdict } from '@verification-receipts/verify';
+import type { Step, Verdict } from '@verification-receipts/verify';
+import { reasonText } from '@verification-receipts/verify/internals';
 import type { Banner } from './banner.js';
 import { $, el, row } from './dom.js';
 import { statusSentence } from './status.js';

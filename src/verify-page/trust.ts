@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
-import { akpKey, certificatesFromPem, jwkKey, type TrustRoot } from '@verification-receipts/verify';
+import type { TrustRoot } from '@verification-receipts/verify';
 import { parseVerifierKey } from '@verification-receipts/verify/log';
+import { akpKey, certificatesFromPem, jwkKey } from '@verification-receipts/verify/internals';
 import { $ } from './dom.js';
 
 /**

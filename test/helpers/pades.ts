@@ -1,13 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  children,
-  readNode,
-  readWhole,
-  sequence,
-  TAG,
-} from '@verification-receipts/verify/timestamp';
+import { children, readNode, readWhole, sequence } from '@verification-receipts/verify/internals';
+import { TAG } from '../../packages/verify/src/timestamp/der.js';
 
 /** The PDF's last signature: its /ByteRange, the signed bytes and the CMS DER of /Contents. */
 export function signatureOf(pdf: Buffer): {

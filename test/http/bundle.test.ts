@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_MEDIA_TYPE, verifyBundle } from '@verification-receipts/verify';
+import { verifyBundle } from '@verification-receipts/verify';
+import { BUNDLE_MEDIA_TYPE } from '@verification-receipts/verify/internals';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { minimalRequest } from '../helpers/requests.js';
 import { anchoredBundle, jwksKeys } from '../verifier/helpers.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   certificateFingerprint,
   certificatesFromPem,
-} from '@verification-receipts/verify/timestamp';
+} from '@verification-receipts/verify/internals';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
 import { createTestContext, ed25519Pem, tempDir, type TestContext } from '../helpers/context.js';
 import { pdfText } from '../helpers/pdf-text.js';

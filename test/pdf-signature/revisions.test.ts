@@ -2,8 +2,8 @@ import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import { inflateSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkPdfRevisions } from '@verification-receipts/verify';
 import { main, USAGE } from '@verification-receipts/verify/cli';
+import { checkPdfRevisions } from '../../packages/verify/src/pdf/revision-check.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selfIssuedCertificate } from '../../src/pdf/sign/certificate.js';
 import { signPdf } from '../../src/pdf/sign/pades.js';

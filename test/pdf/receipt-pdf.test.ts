@@ -1,6 +1,6 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
-import { reasonText } from '@verification-receipts/verify';
+import { reasonText } from '@verification-receipts/verify/internals';
 import { PDF_TEXT_MAX_CHARS, PDF_TEXT_MAX_LINES } from '../../src/pdf/text.js';
 import { renderReceiptPdf } from '../../src/pdf/receipt-pdf.js';
 import type { ReceiptView } from '../../src/receipts/types.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSignerPath, parseCertificate } from '@verification-receipts/verify/document';
+import { checkSignerPath, parseCertificate } from '@verification-receipts/verify/internals';
 import { CA_EXT, TestPki, type Issued } from '../helpers/test-pki.js';
 
 /**

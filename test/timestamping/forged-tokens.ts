@@ -5,7 +5,7 @@ import {
   sign,
   type KeyObject,
 } from 'node:crypto';
-import { parseCertificate } from '@verification-receipts/verify/timestamp';
+import { parseCertificate } from '@verification-receipts/verify/internals';
 import {
   algorithm,
   bits,

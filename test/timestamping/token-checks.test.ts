@@ -1,8 +1,6 @@
-import {
-  checkTimestamps,
-  logSignedNote,
-  verifyTimestampToken,
-} from '@verification-receipts/verify/timestamp';
+import { checkTimestamps } from '@verification-receipts/verify';
+import { verifyTimestampToken } from '@verification-receipts/verify/internals';
+import { logSignedNote } from '../../packages/verify/src/timestamp/steps.js';
 import { describe, expect, it } from 'vitest';
 import { SERVER_AUTH, testAuthority, TIME_STAMPING } from './forged-tokens.js';
 

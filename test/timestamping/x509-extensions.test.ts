@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { DerError, KEY_USAGE, parseCertificate } from '@verification-receipts/verify/timestamp';
+import { DerError, parseCertificate } from '@verification-receipts/verify/internals';
+import { KEY_USAGE } from '../../packages/verify/src/timestamp/x509.js';
 import { describe, expect, it } from 'vitest';
 import {
   algorithm,

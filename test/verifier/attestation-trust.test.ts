@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { preAuthEncoding } from '@verification-receipts/verify';
+import { preAuthEncoding } from '../../packages/verify/src/attestation/envelope.js';
 import { attestationSuite, verify, type Attestation, type Issued } from './attestation-suite.js';
 
 /**

@@ -12,7 +12,7 @@ import {
   tempDir,
   type TestContext,
 } from '../helpers/context.js';
-import { jwkThumbprint } from '@verification-receipts/verify';
+import { jwkThumbprint } from '../../packages/verify/src/primitives.js';
 import { samplePdf } from '../helpers/requests.js';
 import { issueSealed, registerNotary, type Decision, type Notary } from '../helpers/ron.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KNOWN_REASONS, reasonText } from '@verification-receipts/verify';
+import { reasonText } from '@verification-receipts/verify/internals';
+import { KNOWN_REASONS } from '../../packages/verify/src/reasons.js';
 import { CHECK_REASONS } from '../../src/receipts/checks/catalogue.js';
 
 /**

@@ -113,6 +113,9 @@ export function parseBundle(value: unknown): BundleRead {
   return { ok: true, bundle: value as unknown as ReceiptBundle };
 }
 
+/** Every element a string; a hole of a sparse array (which `every` skips) is not one. */
+const allStrings = (a: unknown[]): boolean => Array.from(a).every((x) => typeof x === 'string');
+
 function isLogEntry(v: unknown): v is BundleLogEntry {
   if (!isObject(v)) return false;
   const strings = ['origin', 'noteVerifierKey', 'leafVersion', 'rootHash', 'checkpoint'];
@@ -122,10 +125,10 @@ function isLogEntry(v: unknown): v is BundleLogEntry {
     Number.isSafeInteger(v.treeSize) &&
     Array.isArray(v.inclusionProof) &&
     v.inclusionProof.length <= 64 &&
-    v.inclusionProof.every((h) => typeof h === 'string') &&
+    allStrings(v.inclusionProof) &&
     (v.timestamps === undefined ||
       (Array.isArray(v.timestamps) &&
         v.timestamps.length <= MAX_BUNDLE_TIMESTAMPS &&
-        v.timestamps.every((t) => typeof t === 'string')))
+        allStrings(v.timestamps)))
   );
 }

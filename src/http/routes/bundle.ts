@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ReceiptBundle } from '../../contract/bundle.js';
 import { verifyCommand } from '../../contract/links.js';
-import { BUNDLE_MEDIA_TYPE } from '@verification-receipts/verify';
+import { BUNDLE_MEDIA_TYPE } from '@verification-receipts/verify/internals';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { children, readWhole } from '@verification-receipts/verify/timestamp';
+import { children, readWhole } from '@verification-receipts/verify/internals';
 import {
   algorithm,
   bits,

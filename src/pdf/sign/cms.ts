@@ -1,5 +1,5 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
-import { parseCertificate } from '@verification-receipts/verify/timestamp';
+import { parseCertificate } from '@verification-receipts/verify/internals';
 import { algorithm, explicit, integer, nul, octets, oid, retag, seq, setOf } from './der.js';
 import { OID } from './oids.js';
 

@@ -10,7 +10,7 @@ import {
   certificatesFromPem,
   equalBytes,
   parseCertificate,
-} from '@verification-receipts/verify/timestamp';
+} from '@verification-receipts/verify/internals';
 import { selfIssuedCertificate } from './certificate.js';
 import type { SigningCredentials } from './cms.js';
 

@@ -1,4 +1,4 @@
-import { certificateFingerprint } from '@verification-receipts/verify/timestamp';
+import { certificateFingerprint } from '@verification-receipts/verify/internals';
 import type { PdfCredentials } from './credentials.js';
 import { archive, archiveExpiry, certificatesOfCms } from './long-term.js';
 import { signPdf, type SignatureTimestamper, type SignedPdf } from './pades.js';

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
+  ALGORITHM_HORIZONS,
   children,
   DerError,
-  readNode,
   keyAlgorithm,
+  readNode,
   readWhole,
   sequence,
   verifyTimestampToken,
-} from '@verification-receipts/verify/timestamp';
-import { ALGORITHM_HORIZONS } from '@verification-receipts/verify';
+} from '@verification-receipts/verify/internals';
 import {
   PDFArray,
   PDFDict,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseCertificate } from '@verification-receipts/verify/timestamp';
+import { parseCertificate } from '@verification-receipts/verify/internals';
 import { signAttributes, signedAttributes, signedData, type SigningCredentials } from './cms.js';
 import { appendSignatureField, type Prepared } from './incremental.js';
 

@@ -9,7 +9,7 @@ import {
   type Certificate,
   type DocumentSignature,
   type DocumentText,
-} from '@verification-receipts/verify/document';
+} from '@verification-receipts/verify/internals';
 import { nameTokens } from '../../screening/normalise.js';
 import { nameSimilarity } from '../../screening/similarity.js';
 import type { NotaryTrust } from '../ports.js';

@@ -1,17 +1,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/context.js';
 
 /**
  * The verifier as a relying party gets it: `npm pack` of packages/verify, installed into an empty
  * folder (no clone of this repository), run with no network at all. Its installed dependency
  * closure holds only what verification needs.
  */
-const root = path.resolve(import.meta.dirname, '../..');
-const fixtures = path.join(root, 'packages/verify/test/fixtures');
-const work = tempDir('verify-pack-');
+const pkg = path.resolve(import.meta.dirname, '..');
+const fixtures = path.join(pkg, 'test/fixtures');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-pack-'));
 const app = path.join(work, 'app');
 const bin = path.join(app, 'node_modules/.bin/receipt-verify');
 let tarball = '';
@@ -38,7 +38,7 @@ const isolated = spawnSync('unshare', ['-n', 'true']).status === 0;
 
 beforeAll(() => {
   const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-    cwd: path.join(root, 'packages/verify'),
+    cwd: pkg,
     encoding: 'utf8',
   }).trim();
   tarball = path.join(work, packed);

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { verifyArtifact } from '../src/artifact.js';
+import { main } from '../src/cli/main.js';
+import { verifyBundle } from '../src/verify.js';
+import { fixture, fixtureBytes, pinnedKeys, type Json } from './helpers.js';
+
+/**
+ * The document itself (`--artifact`): the file the relying party holds must hash to the digest
+ * the receipt is about, byte for byte. test/fixtures/deed.pdf is the document the recorded
+ * receipts were issued over; its copy with one byte changed has the same length and another
+ * SHA-256.
+ */
+const fixtures = path.join(import.meta.dirname, 'fixtures');
+const deed = fixtureBytes('deed.pdf');
+const changed = Uint8Array.from(deed, (b, i) => (i === deed.length >> 1 ? b ^ 1 : b));
+const receipt = (): Json => fixture<Json>('bundle.json').receipt;
+/** The hex SHA-256 the receipt is about (its `subject.docHash`, without `sha256:`). */
+const docHash = (): string => String(receipt().subject.docHash).slice('sha256:'.length);
+
+describe('verifyArtifact', () => {
+  it('passes the document the receipt is about, given as bytes or as its SHA-256', () => {
+    expect(verifyArtifact(deed, receipt())).toMatchObject({ id: 'artifact', status: 'PASS' });
+    expect(verifyArtifact({ sha256: docHash() }, receipt()).status).toBe('PASS');
+  });
+
+  it('fails a document of the same length with one byte changed, and a digest one digit off', () => {
+    expect(changed.length).toBe(deed.length);
+    const step = verifyArtifact(changed, receipt());
+    expect(step.status).toBe('FAIL');
+    expect(step.detail).toMatch(/^the file's SHA-256 is sha256:[0-9a-f]{64}, the receipt is about/);
+    const digest = docHash();
+    const off = `${digest.slice(0, -1)}${digest.endsWith('0') ? '1' : '0'}`;
+    expect(verifyArtifact({ sha256: off }, receipt()).status).toBe('FAIL');
+    const v = verifyBundle(fixture('bundle.json'), {
+      trust: { keys: pinnedKeys() },
+      artifact: changed,
+    });
+    expect(v).toMatchObject({ authentic: false, failedStep: 'artifact', exitCode: 1 });
+  });
+});
+
+describe('receipt-verify --artifact', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-artifact-'));
+  const run = async (file: string) => {
+    const out: string[] = [];
+    const args = [path.join(fixtures, 'bundle.json'), '--jwks', path.join(fixtures, 'jwks.json')];
+    const code = await main([...args, '--artifact', file, '--offline'], {
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+    });
+    return { code, out: out.join('\n') };
+  };
+
+  it('exit 0 for the deed itself; exit 1 for the same-length copy with one byte changed', async () => {
+    const ok = await run(path.join(fixtures, 'deed.pdf'));
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toMatch(
+      /^PASS {2}artifact +the file's SHA-256 is the receipt's subject.docHash/m,
+    );
+    const other = path.join(dir, 'deed.pdf');
+    fs.writeFileSync(other, changed);
+    const res = await run(other);
+    expect(res.code, res.out).toBe(1);
+    expect(res.out).toMatch(
+      /^FAIL {2}artifact +The document you gave is not the one this receipt is about\./m,
+    );
+  });
+});
