@@ -77,18 +77,53 @@ export default tseslint.config(
   },
   {
     files: ['src/timestamping/**'],
-    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
+    rules: forbid(
+      STORAGE,
+      HTTP,
+      STORE_DRIVERS,
+      FASTIFY,
       [
-        '**/github/**',
-        '**/cli/**',
-        '**/receipts/**',
-        '!**/receipts/pdf-store.js',
-        '**/services.js',
-        '**/app.js',
+        [
+          '**/github/**',
+          '**/cli/**',
+          '**/receipts/**',
+          '!**/receipts/pdf-store.js',
+          '**/services.js',
+          '**/app.js',
+        ],
+        'time-stamping serves the log, the PDF signer and the PDF store through their ports',
       ],
-      'time-stamping serves the log, the PDF signer and the PDF store through their ports',
-    ]),
+      [
+        [
+          '**/pdf/*.js',
+          '**/pdf/sign/*.js',
+          '!**/pdf/sign/index.js',
+          '!**/pdf/sign/pades.js',
+          '!**/pdf/sign/long-term.js',
+        ],
+        "time-stamping uses the PDF signer's port and its B-LTA steps; DER is written by src/asn1",
+      ],
+    ),
   },
+  // The DER writer both the PDF signer and the time-stamp client use: bytes in, bytes out.
+  {
+    files: ['src/asn1/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./|node:buffer$)',
+              message:
+                'the DER writer depends on nothing: the PDF signer and the time-stamp client both use it',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   {
     files: ['src/cluster/**'],
     rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [

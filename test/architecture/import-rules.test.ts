@@ -95,12 +95,27 @@ describe('the layout import rules are enforced by lint', () => {
         "import { ApiError } from '../http/api-error.js';",
         "import type { Knex } from 'knex';",
         "import { ReceiptIssuer } from '../receipts/issuance.js';",
+        "import { signCms } from '../pdf/sign/cms.js';",
+        "import { renderReceiptPdf } from '../pdf/receipt-pdf.js';",
       ],
       [
         "import type { CheckpointTimestamps } from '../anchoring/timestamps.js';",
         "import type { ReceiptPdfStore } from '../receipts/pdf-store.js';",
         "import type { Config } from '../config.js';",
+        "import type { SignatureTimestamper } from '../pdf/sign/pades.js';",
+        "import { archive } from '../pdf/sign/long-term.js';",
+        "import { seq } from '../asn1/der.js';",
       ],
+    ],
+    [
+      'src/asn1/example.ts',
+      [
+        "import { canonicalJson } from '../receipts/canonical.js';",
+        "import { signPades } from '../pdf/sign/pades.js';",
+        "import fs from 'node:fs';",
+        "import { z } from 'zod';",
+      ],
+      ["import { Buffer } from 'node:buffer';", "import { tlv } from './der.js';"],
     ],
     [
       'src/cluster/example.ts',

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { MAX_PATH, verifyTimestampToken } from '@verification-receipts/verify/timestamp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integer, seq } from '../../src/pdf/sign/der.js';
+import { integer, seq } from '../../src/asn1/der.js';
 import { requestTimestamp } from '../../src/timestamping/index.js';
 import { tempDir } from '../helpers/context.js';
 import { CA_EXT, openssl, opensslStatus, TestPki, TSA_EXT } from '../helpers/test-pki.js';
