@@ -21,7 +21,10 @@ import type { Repositories } from './storage/repositories.js';
 import { loadScreeningLists } from './files/screening-lists.js';
 import type { ScreeningLists } from './screening/lists.js';
 import { PdfSigner } from './pdf/sign/index.js';
+import { SignedReceiptPdfMaker } from './pdf/signed-receipt.js';
+import type { StoredPdfMismatch } from './receipts/signed-pdf.js';
 import { timekeepingOf, type Timestamping } from './timestamping/index.js';
+import { renewDuePdfs, type RenewalRun } from './timestamping/pdf-renewal.js';
 import { WebhookDispatcher, type DispatcherDeps } from './webhooks/dispatcher.js';
 import { httpSender } from './webhooks/sender.js';
 import { WebhookService } from './webhooks/service.js';
@@ -59,6 +62,11 @@ export interface Services {
   pdfSigner: PdfSigner;
   /** RFC 3161 time-stamping of checkpoints and PDF signatures, when TSA_URLS is set. */
   timestamping: Timestamping | undefined;
+  /**
+   * Renews the kept PDFs' archive time-stamps that are due (PAdES B-LTA: TSA_URLS with
+   * PDF_LONG_TERM); undefined without long-term PDFs.
+   */
+  renewDuePdfs: (() => Promise<RenewalRun>) | undefined;
   /** Webhooks to relying parties: subscriptions, the v1a key, the sender of deliveries. */
   webhooks: Webhooks;
 }
@@ -81,6 +89,8 @@ export interface ServiceOptions {
   onIssued?: (decision: Decision) => void;
   /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
   onIntegrityFailure?: IntegrityFailureReporter;
+  /** Told of every kept PDF that is not the one the service signed (log, metrics). */
+  onStoredPdfMismatch?: (mismatch: StoredPdfMismatch) => void;
   /** The GitHub App's default-branch answers (ci-provenance-v2), when the app is configured. */
   defaultBranches?: DefaultBranchSource | undefined;
 }
@@ -112,12 +122,28 @@ export async function createServices(
     time.timekeeping,
   );
   const issuer = issuerOf(config, stores, screening, signer, options);
+  const pdfSigner = new PdfSigner(
+    time.pdfCredentials,
+    time.timestamping?.signatures,
+    time.timestamping && config.tsa.longTerm
+      ? { tsaCertificates: time.timestamping.certificates }
+      : undefined,
+  );
   const receipts = receiptServiceOf(config, stores, options, {
     issuer,
     keyRing,
     anchoring,
     signer,
     pqSigner,
+    pdfs: {
+      store: stores.receiptPdfs,
+      maker: new SignedReceiptPdfMaker(pdfSigner, {
+        serviceUrl: config.serviceUrl,
+        issuerName: config.issuerName,
+        timeZone: config.pdfTimeZone,
+      }),
+      onStoredPdfMismatch: options.onStoredPdfMismatch,
+    },
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
@@ -133,16 +159,29 @@ export async function createServices(
     receipts,
     logWaiters: logWaitersOf(stores, anchoring),
     registerSigner,
-    pdfSigner: new PdfSigner(
-      time.pdfCredentials,
-      time.timestamping?.signatures,
-      time.timestamping && config.tsa.longTerm
-        ? { tsaCertificates: time.timestamping.certificates }
-        : undefined,
-    ),
+    pdfSigner,
     timestamping: time.timestamping,
+    renewDuePdfs: pdfRenewalOf(config, stores, time.timestamping),
     webhooks: webhooksOf(config, stores, receipts, source?.pem),
   };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The renewal of kept PDFs' archive time-stamps, when PDFs are made B-LTA. */
+function pdfRenewalOf(
+  config: Config,
+  stores: Repositories,
+  timestamping: Timestamping | undefined,
+): (() => Promise<RenewalRun>) | undefined {
+  if (!timestamping || !config.tsa.longTerm) return undefined;
+  return () =>
+    renewDuePdfs({
+      store: stores.receiptPdfs,
+      timestamper: timestamping.signatures,
+      tsaCertificates: timestamping.certificates,
+      marginMs: config.tsa.renewalMarginDays * DAY_MS,
+    });
 }
 
 /** How long a delivery stays leased beyond its attempt's timeout. */
@@ -188,7 +227,10 @@ function receiptServiceOf(
   config: Config,
   stores: Repositories,
   options: ServiceOptions,
-  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer' | 'pqSigner'>,
+  built: Pick<
+    ReceiptServiceDeps,
+    'issuer' | 'keyRing' | 'anchoring' | 'signer' | 'pqSigner' | 'pdfs'
+  >,
 ): ReceiptService {
   return new ReceiptService({
     ...built,
