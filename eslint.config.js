@@ -154,6 +154,31 @@ export default tseslint.config(
     files: ['src/cli/**'],
     rules: forbid(HTTP),
   },
+  // The adapters call use cases: every store (`Services.stores`) is the CLI's admin commands'
+  // alone, and the store's knex handle is storage's.
+  {
+    files: ['src/http/**', 'src/github/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='stores']",
+          message:
+            "an adapter calls the domain's use case, never a store: Services.stores is the CLI's",
+        },
+        {
+          selector: "ObjectPattern > Property[key.name='stores']",
+          message:
+            "an adapter calls the domain's use case, never a store: Services.stores is the CLI's",
+        },
+        {
+          selector: "MemberExpression[property.name='knex']",
+          message:
+            "the knex handle is storage's: read the store through its port (StoreHealth, ...)",
+        },
+      ],
+    },
+  },
   // src/config.ts is the only reader of the environment; everything else receives a Config.
   {
     files: ['src/**'],

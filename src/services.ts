@@ -15,9 +15,11 @@ import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
 import type { DefaultBranchSource, SigningKeyStore } from './receipts/ports.js';
 import { ReceiptService, type ReceiptServiceDeps } from './receipts/service.js';
+import { DeploymentGates } from './receipts/deployment-gates/gates.js';
 import { createPqSigner, type PqSigner } from './receipts/pq-signer.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
+import { isStoreUnavailable } from './storage/unavailable.js';
 import { loadScreeningLists } from './files/screening-lists.js';
 import type { ScreeningLists } from './screening/lists.js';
 import { PdfSigner } from './pdf/sign/index.js';
@@ -42,6 +44,10 @@ import { TargetPolicy } from './webhooks/target.js';
  */
 export interface Services {
   config: Config;
+  /**
+   * Every store, for the CLI's admin commands only: the server's adapters (src/http,
+   * src/github) go through the use cases below (enforced by lint).
+   */
   stores: Repositories;
   /** Undefined when SIGNING_DISABLED=true (or a CLI command that signs nothing). */
   signer: Signer | undefined;
@@ -54,6 +60,8 @@ export interface Services {
   keyRing: KeyRingSource;
   anchoring: AnchorService;
   receipts: ReceiptService;
+  /** The GitHub App's deployment gate: its judgement, decisions and their records. */
+  deploymentGates: DeploymentGates;
   /** `Prefer: wait` answers, woken by the store's seal notices (one listener for all). */
   logWaiters: LogWaiters;
   /** Adds the active signing key to the ring in the store; says whether it was rotated out. */
@@ -157,6 +165,12 @@ export async function createServices(
     keyRing,
     anchoring,
     receipts,
+    deploymentGates: new DeploymentGates({
+      gates: stores.deploymentGates,
+      receipts,
+      signer,
+      storeUnavailable: isStoreUnavailable,
+    }),
     logWaiters: logWaitersOf(stores, anchoring),
     registerSigner,
     pdfSigner,

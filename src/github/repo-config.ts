@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { z } from 'zod';
 import { CI_PROFILE_IDS } from '../receipts/ci-profiles.js';
-import { DeploymentsPolicy } from './deployment-policy.js';
+import { DeploymentsPolicy } from '../receipts/deployment-gates/policy.js';
 
 /** The per-repository configuration file, read from the default branch by Probot. */
 export const REPO_CONFIG_FILE = 'receipts.yml';

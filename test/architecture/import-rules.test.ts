@@ -71,6 +71,30 @@ describe('the layout import rules are enforced by lint', () => {
     expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
   });
 
+  it("an adapter (src/http, src/github) reaches no store: Services.stores is the CLI's", async () => {
+    const adapters = [
+      'src/http/routes/example.ts',
+      'src/http/plugins/example.ts',
+      'src/github/example.ts',
+      'src/github/handlers/example.ts',
+    ];
+    const reads = [
+      "await app.services.stores.deploymentGates.listDecided('t', 'o/r', 50, undefined);",
+      'const { stores } = app.services;',
+      'await deps.services.stores.receiptPdfs.get(id, state);',
+      "await app.db.knex.raw('select 1');",
+    ];
+    for (const file of adapters) {
+      for (const line of reads) {
+        expect(await violations(file, line), `${file}: ${line}`).toContain('no-restricted-syntax');
+      }
+    }
+    const useCase = "await app.services.deploymentGates.decided('t', 'o/r', 50, undefined);";
+    expect(await violations('src/http/routes/example.ts', useCase)).toEqual([]);
+    const admin = 'await services.stores.apiKeys.list();';
+    expect(await violations('src/cli/commands/example.ts', admin)).toEqual([]);
+  });
+
   const edges: [string, string[], string[]][] = [
     [
       'src/storage/example.ts',
