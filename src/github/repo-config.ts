@@ -18,7 +18,7 @@ export const RepoConfig = z.strictObject({
   trustedEvents: z.array(z.string().min(1).max(256)).max(100),
   /** The CI policy profile receipts are judged under; absent: the tenant's, else v1. */
   policyProfile: z.enum(CI_PROFILE_IDS).optional(),
-  /** The deployment gate's policy per environment (deployment-policy.ts); absent: no gate. */
+  /** The deployment gate's policy per environment (`src/receipts/deployment-gates/policy.ts`); absent: no gate. */
   deployments: DeploymentsPolicy.optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;

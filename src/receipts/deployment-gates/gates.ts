@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeploymentGate, DeploymentGatePage, DeploymentGateStore } from '../ports.js';
 import type { NewDeploymentGate } from '../ports.js';
 import type { Signer } from '../signer.js';
-import { signDeploymentDecision } from './decision-record.js';
+import { DEPLOYMENT_DECISION_TYPE, signDeploymentDecision } from './decision-record.js';
 import {
   judgeDeployment,
   storedPolicy,
@@ -154,7 +154,7 @@ export class DeploymentGates {
     const decidedAt = new Date();
     const record = signDeploymentDecision(
       {
-        type: 'verification-receipt-deployment-decision/v1',
+        type: DEPLOYMENT_DECISION_TYPE,
         gateId: gate.id,
         repository: gate.repository,
         environment: gate.environment,
