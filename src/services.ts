@@ -24,7 +24,7 @@ import { loadScreeningLists } from './files/screening-lists.js';
 import type { ScreeningLists } from './screening/lists.js';
 import { PdfSigner } from './pdf/sign/index.js';
 import { SignedReceiptPdfMaker } from './pdf/signed-receipt.js';
-import type { StoredPdfMismatch } from './receipts/signed-pdf.js';
+import type { SignedPdfDeps, StoredPdfMismatch } from './receipts/signed-pdf.js';
 import { timekeepingOf, type Timestamping } from './timestamping/index.js';
 import { renewDuePdfs, type RenewalRun } from './timestamping/pdf-renewal.js';
 import { WebhookDispatcher, type DispatcherDeps } from './webhooks/dispatcher.js';
@@ -130,28 +130,14 @@ export async function createServices(
     time.timekeeping,
   );
   const issuer = issuerOf(config, stores, screening, signer, options);
-  const pdfSigner = new PdfSigner(
-    time.pdfCredentials,
-    time.timestamping?.signatures,
-    time.timestamping && config.tsa.longTerm
-      ? { tsaCertificates: time.timestamping.certificates }
-      : undefined,
-  );
+  const { pdfSigner, pdfs } = pdfsOf(config, stores, time, options);
   const receipts = receiptServiceOf(config, stores, options, {
     issuer,
     keyRing,
     anchoring,
     signer,
     pqSigner,
-    pdfs: {
-      store: stores.receiptPdfs,
-      maker: new SignedReceiptPdfMaker(pdfSigner, {
-        serviceUrl: config.serviceUrl,
-        issuerName: config.issuerName,
-        timeZone: config.pdfTimeZone,
-      }),
-      onStoredPdfMismatch: options.onStoredPdfMismatch,
-    },
+    pdfs,
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
@@ -177,6 +163,35 @@ export async function createServices(
     timestamping: time.timestamping,
     renewDuePdfs: pdfRenewalOf(config, stores, time.timestamping),
     webhooks: webhooksOf(config, stores, receipts, source?.pem),
+  };
+}
+
+/** The PDF signer (PAdES, B-T with TSA_URLS, B-LTA with PDF_LONG_TERM) and the signed PDFs' keeping. */
+function pdfsOf(
+  config: Config,
+  stores: Repositories,
+  time: ReturnType<typeof timekeepingOf>,
+  options: ServiceOptions,
+): { pdfSigner: PdfSigner; pdfs: SignedPdfDeps } {
+  const pdfSigner = new PdfSigner(
+    time.pdfCredentials,
+    time.timestamping?.signatures,
+    time.timestamping && config.tsa.longTerm
+      ? { tsaCertificates: time.timestamping.certificates }
+      : undefined,
+  );
+  const maker = new SignedReceiptPdfMaker(pdfSigner, {
+    serviceUrl: config.serviceUrl,
+    issuerName: config.issuerName,
+    timeZone: config.pdfTimeZone,
+  });
+  return {
+    pdfSigner,
+    pdfs: {
+      store: stores.receiptPdfs,
+      maker,
+      onStoredPdfMismatch: options.onStoredPdfMismatch,
+    },
   };
 }
 
