@@ -77,18 +77,53 @@ export default tseslint.config(
   },
   {
     files: ['src/timestamping/**'],
-    rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
+    rules: forbid(
+      STORAGE,
+      HTTP,
+      STORE_DRIVERS,
+      FASTIFY,
       [
-        '**/github/**',
-        '**/cli/**',
-        '**/receipts/**',
-        '!**/receipts/pdf-store.js',
-        '**/services.js',
-        '**/app.js',
+        [
+          '**/github/**',
+          '**/cli/**',
+          '**/receipts/**',
+          '!**/receipts/pdf-store.js',
+          '**/services.js',
+          '**/app.js',
+        ],
+        'time-stamping serves the log, the PDF signer and the PDF store through their ports',
       ],
-      'time-stamping serves the log, the PDF signer and the PDF store through their ports',
-    ]),
+      [
+        [
+          '**/pdf/*.js',
+          '**/pdf/sign/*.js',
+          '!**/pdf/sign/index.js',
+          '!**/pdf/sign/pades.js',
+          '!**/pdf/sign/long-term.js',
+        ],
+        "time-stamping uses the PDF signer's port and its B-LTA steps; DER is written by src/asn1",
+      ],
+    ),
   },
+  // The DER writer both the PDF signer and the time-stamp client use: bytes in, bytes out.
+  {
+    files: ['src/asn1/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./|node:buffer$)',
+              message:
+                'the DER writer depends on nothing: the PDF signer and the time-stamp client both use it',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   {
     files: ['src/cluster/**'],
     rules: forbid(STORAGE, HTTP, STORE_DRIVERS, FASTIFY, [
@@ -118,6 +153,31 @@ export default tseslint.config(
   {
     files: ['src/cli/**'],
     rules: forbid(HTTP),
+  },
+  // The adapters call use cases: every store (`Services.stores`) is the CLI's admin commands'
+  // alone, and the store's knex handle is storage's.
+  {
+    files: ['src/http/**', 'src/github/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='stores']",
+          message:
+            "an adapter calls the domain's use case, never a store: Services.stores is the CLI's",
+        },
+        {
+          selector: "ObjectPattern > Property[key.name='stores']",
+          message:
+            "an adapter calls the domain's use case, never a store: Services.stores is the CLI's",
+        },
+        {
+          selector: "MemberExpression[property.name='knex']",
+          message:
+            "the knex handle is storage's: read the store through its port (StoreHealth, ...)",
+        },
+      ],
+    },
   },
   // src/config.ts is the only reader of the environment; everything else receives a Config.
   {

@@ -15,13 +15,18 @@ import { trustedKeys, type KeyTrust } from './receipts/key-trust.js';
 import { KeyRingSource } from './receipts/keyring.js';
 import type { DefaultBranchSource, SigningKeyStore } from './receipts/ports.js';
 import { ReceiptService, type ReceiptServiceDeps } from './receipts/service.js';
+import { DeploymentGates } from './receipts/deployment-gates/gates.js';
 import { createPqSigner, type PqSigner } from './receipts/pq-signer.js';
 import { createSigner, type Ed25519PublicJwk, type Signer } from './receipts/signer.js';
 import type { Repositories } from './storage/repositories.js';
+import { isStoreUnavailable } from './storage/unavailable.js';
 import { loadScreeningLists } from './files/screening-lists.js';
 import type { ScreeningLists } from './screening/lists.js';
 import { PdfSigner } from './pdf/sign/index.js';
+import { SignedReceiptPdfMaker } from './pdf/signed-receipt.js';
+import type { SignedPdfDeps, StoredPdfMismatch } from './receipts/signed-pdf.js';
 import { timekeepingOf, type Timestamping } from './timestamping/index.js';
+import { renewDuePdfs, type RenewalRun } from './timestamping/pdf-renewal.js';
 import { WebhookDispatcher, type DispatcherDeps } from './webhooks/dispatcher.js';
 import { httpSender } from './webhooks/sender.js';
 import { WebhookService } from './webhooks/service.js';
@@ -39,6 +44,10 @@ import { TargetPolicy } from './webhooks/target.js';
  */
 export interface Services {
   config: Config;
+  /**
+   * Every store, for the CLI's admin commands only: the server's adapters (src/http,
+   * src/github) go through the use cases below (enforced by lint).
+   */
   stores: Repositories;
   /** Undefined when SIGNING_DISABLED=true (or a CLI command that signs nothing). */
   signer: Signer | undefined;
@@ -51,6 +60,8 @@ export interface Services {
   keyRing: KeyRingSource;
   anchoring: AnchorService;
   receipts: ReceiptService;
+  /** The GitHub App's deployment gate: its judgement, decisions and their records. */
+  deploymentGates: DeploymentGates;
   /** `Prefer: wait` answers, woken by the store's seal notices (one listener for all). */
   logWaiters: LogWaiters;
   /** Adds the active signing key to the ring in the store; says whether it was rotated out. */
@@ -59,6 +70,11 @@ export interface Services {
   pdfSigner: PdfSigner;
   /** RFC 3161 time-stamping of checkpoints and PDF signatures, when TSA_URLS is set. */
   timestamping: Timestamping | undefined;
+  /**
+   * Renews the kept PDFs' archive time-stamps that are due (PAdES B-LTA: TSA_URLS with
+   * PDF_LONG_TERM); undefined without long-term PDFs.
+   */
+  renewDuePdfs: (() => Promise<RenewalRun>) | undefined;
   /** Webhooks to relying parties: subscriptions, the v1a key, the sender of deliveries. */
   webhooks: Webhooks;
 }
@@ -81,6 +97,8 @@ export interface ServiceOptions {
   onIssued?: (decision: Decision) => void;
   /** Told of every stored receipt refused because it no longer verifies (log, metrics). */
   onIntegrityFailure?: IntegrityFailureReporter;
+  /** Told of every kept PDF that is not the one the service signed (log, metrics). */
+  onStoredPdfMismatch?: (mismatch: StoredPdfMismatch) => void;
   /** The GitHub App's default-branch answers (ci-provenance-v2), when the app is configured. */
   defaultBranches?: DefaultBranchSource | undefined;
 }
@@ -112,12 +130,14 @@ export async function createServices(
     time.timekeeping,
   );
   const issuer = issuerOf(config, stores, screening, signer, options);
+  const { pdfSigner, pdfs } = pdfsOf(config, stores, time, options);
   const receipts = receiptServiceOf(config, stores, options, {
     issuer,
     keyRing,
     anchoring,
     signer,
     pqSigner,
+    pdfs,
   });
   const registerSigner = async () =>
     signer ? stores.signingKeys.ensureRegistered(signer.publicJwk) : undefined;
@@ -131,18 +151,66 @@ export async function createServices(
     keyRing,
     anchoring,
     receipts,
+    deploymentGates: new DeploymentGates({
+      gates: stores.deploymentGates,
+      receipts,
+      signer,
+      storeUnavailable: isStoreUnavailable,
+    }),
     logWaiters: logWaitersOf(stores, anchoring),
     registerSigner,
-    pdfSigner: new PdfSigner(
-      time.pdfCredentials,
-      time.timestamping?.signatures,
-      time.timestamping && config.tsa.longTerm
-        ? { tsaCertificates: time.timestamping.certificates }
-        : undefined,
-    ),
+    pdfSigner,
     timestamping: time.timestamping,
+    renewDuePdfs: pdfRenewalOf(config, stores, time.timestamping),
     webhooks: webhooksOf(config, stores, receipts, source?.pem),
   };
+}
+
+/** The PDF signer (PAdES, B-T with TSA_URLS, B-LTA with PDF_LONG_TERM) and the signed PDFs' keeping. */
+function pdfsOf(
+  config: Config,
+  stores: Repositories,
+  time: ReturnType<typeof timekeepingOf>,
+  options: ServiceOptions,
+): { pdfSigner: PdfSigner; pdfs: SignedPdfDeps } {
+  const pdfSigner = new PdfSigner(
+    time.pdfCredentials,
+    time.timestamping?.signatures,
+    time.timestamping && config.tsa.longTerm
+      ? { tsaCertificates: time.timestamping.certificates }
+      : undefined,
+  );
+  const maker = new SignedReceiptPdfMaker(pdfSigner, {
+    serviceUrl: config.serviceUrl,
+    issuerName: config.issuerName,
+    timeZone: config.pdfTimeZone,
+  });
+  return {
+    pdfSigner,
+    pdfs: {
+      store: stores.receiptPdfs,
+      maker,
+      onStoredPdfMismatch: options.onStoredPdfMismatch,
+    },
+  };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The renewal of kept PDFs' archive time-stamps, when PDFs are made B-LTA. */
+function pdfRenewalOf(
+  config: Config,
+  stores: Repositories,
+  timestamping: Timestamping | undefined,
+): (() => Promise<RenewalRun>) | undefined {
+  if (!timestamping || !config.tsa.longTerm) return undefined;
+  return () =>
+    renewDuePdfs({
+      store: stores.receiptPdfs,
+      timestamper: timestamping.signatures,
+      tsaCertificates: timestamping.certificates,
+      marginMs: config.tsa.renewalMarginDays * DAY_MS,
+    });
 }
 
 /** How long a delivery stays leased beyond its attempt's timeout. */
@@ -188,7 +256,10 @@ function receiptServiceOf(
   config: Config,
   stores: Repositories,
   options: ServiceOptions,
-  built: Pick<ReceiptServiceDeps, 'issuer' | 'keyRing' | 'anchoring' | 'signer' | 'pqSigner'>,
+  built: Pick<
+    ReceiptServiceDeps,
+    'issuer' | 'keyRing' | 'anchoring' | 'signer' | 'pqSigner' | 'pdfs'
+  >,
 ): ReceiptService {
   return new ReceiptService({
     ...built,

@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { absoluteUrl, API_PREFIX } from '../contract/links.js';
 import { completeCheckRun } from './check-run.js';
-import type { GateDecision } from './deployment-policy.js';
+import type { FinalDecision } from '../receipts/deployment-gates/ports.js';
 import type { ReceiptsAppDeps } from './deps.js';
 import { verifyPageUrl, type CheckOutput } from './output.js';
 import { REPO_CONFIG_PATH } from './repo-config.js';
@@ -12,8 +12,6 @@ import { REPO_CONFIG_PATH } from './repo-config.js';
  * relied on, the policy hash and where the signed decision record is. Written through the one
  * check-run helper after GitHub has the answer: a refused write is logged, never un-decides.
  */
-
-type FinalDecision = Exclude<GateDecision, { state: 'pending' }>;
 
 export interface DecidedGate {
   id: string;

@@ -87,8 +87,7 @@ async function loadReceiptsApp(
     publicUrl: config.publicUrl,
     defaultTrustedEvents: config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS,
     receipts: app.services.receipts,
-    gates: app.services.stores.deploymentGates,
-    signer: app.services.signer,
+    gates: app.services.deploymentGates,
   };
   await probot.load(receiptsApp(deps));
   const stopSweeper = startGateSweeper(

@@ -3,7 +3,7 @@ import {
   MAX_REPOSITORY_POLICY_BYTES,
   type RepositoryPolicyCheckResult,
 } from '../contract/repository-policy.js';
-import type { EnvironmentPolicy } from './deployment-policy.js';
+import type { EnvironmentPolicy } from '../receipts/deployment-gates/policy.js';
 import { describeIssue, RepoConfig, repoConfigDefaults } from './repo-config.js';
 
 /**

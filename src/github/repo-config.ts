@@ -1,7 +1,7 @@
 import type { Context } from 'probot';
 import { z } from 'zod';
 import { CI_PROFILE_IDS } from '../receipts/ci-profiles.js';
-import { DeploymentsPolicy } from './deployment-policy.js';
+import { DeploymentsPolicy } from '../receipts/deployment-gates/policy.js';
 
 /** The per-repository configuration file, read from the default branch by Probot. */
 export const REPO_CONFIG_FILE = 'receipts.yml';
@@ -18,7 +18,7 @@ export const RepoConfig = z.strictObject({
   trustedEvents: z.array(z.string().min(1).max(256)).max(100),
   /** The CI policy profile receipts are judged under; absent: the tenant's, else v1. */
   policyProfile: z.enum(CI_PROFILE_IDS).optional(),
-  /** The deployment gate's policy per environment (deployment-policy.ts); absent: no gate. */
+  /** The deployment gate's policy per environment (`src/receipts/deployment-gates/policy.ts`); absent: no gate. */
   deployments: DeploymentsPolicy.optional(),
 });
 export type RepoConfig = z.infer<typeof RepoConfig>;

@@ -18,6 +18,7 @@ import { refOfWorkflowRef, type CiRunFacts } from './checks/ci-run.js';
 import type { CiIdentityClaims, RunName } from './ci-identity/identity.js';
 import { revocationOf } from './record-state.js';
 import { revokeReceipt, type RevokeInput, type RevokeResult } from './revoke.js';
+import { SignedPdfs, type SignedPdfDeps } from './signed-pdf.js';
 import { verifyReceipt } from './verify.js';
 import type { ReceiptUse } from './intact.js';
 
@@ -32,6 +33,8 @@ export interface ReceiptServiceDeps extends EvidenceDeps {
   ciIdentity: Pick<OidcVerifier, 'verify'>;
   /** The GitHub App's answer to default-branch questions (ci-provenance-v2); none without it. */
   defaultBranches?: DefaultBranchSource | undefined;
+  /** Where signed PDFs are kept and who makes them; without it, no PDF is served. */
+  pdfs?: SignedPdfDeps | undefined;
 }
 
 /**
@@ -41,9 +44,12 @@ export interface ReceiptServiceDeps extends EvidenceDeps {
 export class ReceiptService {
   /** Bundles, attestations, public status, anchor state and tlog proofs of stored receipts. */
   private readonly evidence: ReceiptEvidence;
+  /** The signed PDF of a stored receipt, kept per state. */
+  private readonly pdfs: SignedPdfs | undefined;
 
   constructor(private readonly deps: ReceiptServiceDeps) {
     this.evidence = new ReceiptEvidence(deps, (tenant, receiptId) => this.get(tenant, receiptId));
+    this.pdfs = deps.pdfs && new SignedPdfs(deps.pdfs, this.evidence);
   }
 
   issueRon(tenant: string, request: VerificationRequest): Promise<ReceiptRecord> {
@@ -205,8 +211,11 @@ export class ReceiptService {
     return this.deps.anchoring.witnessQuorum;
   }
 
-  pdfBundleOf(record: ReceiptRecord, certificate: string): Promise<ReceiptBundleOf> {
-    return this.evidence.pdfBundleOf(record, certificate);
+  /** GET /receipt/{id}/pdf: the tenant's receipt as a signed PDF in its current state. */
+  async signedPdf(tenant: string, receiptId: string): Promise<{ id: string; pdf: Buffer }> {
+    if (!this.pdfs) throw new Error('no PDF signer is configured');
+    const record = await this.get(tenant, receiptId);
+    return { id: record.id, pdf: await this.pdfs.of(record) };
   }
 
   tlogProof(tenant: string, receiptId: string): Promise<string> {

@@ -81,6 +81,23 @@ export interface TenantPolicyAdminStore extends TenantPolicyStore {
   clear(tenant: string): Promise<boolean>;
 }
 
+/** A store connection pool's figures, read when `/metrics` is scraped. */
+export interface StorePoolFigures {
+  used: number;
+  free: number;
+  /** Callers waiting for a connection. */
+  pending: number;
+}
+
+/** The store itself, as readiness and `/metrics` see it: does it answer, and its pool. */
+export interface StoreHealth {
+  readonly kind: 'embedded' | 'postgres';
+  /** Resolves once the store answers a query; rejects with the store's error when it does not. */
+  ping(): Promise<void>;
+  /** The connection pool's figures; undefined for a store without one. */
+  pool(): StorePoolFigures | undefined;
+}
+
 /** Every store over one database: what `createRepositories` builds and a backend implements. */
 export interface Repositories {
   apiKeys: ApiKeyAdminStore;
@@ -96,7 +113,7 @@ export interface Repositories {
   receiptPdfs: ReceiptPdfStore;
   /** RFC 3161 tokens over the log's checkpoints (`src/anchoring/timestamps.ts`). */
   checkpointTimestamps: TimestampStore;
-  /** Deployments the GitHub App gates, pending and decided (`src/github/deployment-gate.ts`). */
+  /** Deployments the GitHub App gates, pending and decided (`src/receipts/deployment-gates/`). */
   deploymentGates: DeploymentGateStore;
   /** Seals by any process on this store, as they commit (`Prefer: wait`, log-waiters.ts). */
   sealNotices: SealNotices;
@@ -104,4 +121,6 @@ export interface Repositories {
   webhooks: WebhookStore;
   /** Witness cosignatures stored by any process on this store (`Prefer: wait=N, witnessed`). */
   cosignatureNotices: CosignatureNotices;
+  /** Readiness and pool figures (`/readyz`, `/metrics`). */
+  health: StoreHealth;
 }

@@ -3,6 +3,7 @@ import type { Repositories } from './ports.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { CheckpointTimestampRepository } from './checkpoint-timestamps.js';
 import { DeploymentGateRepository } from './deployment-gates.js';
+import { KnexStoreHealth } from './health.js';
 import { RevokerRepository } from './issuers.js';
 import { LogRepository } from './log.js';
 import { NotaryRepository } from './notaries.js';
@@ -48,5 +49,6 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     sealNotices: new FeedSealNotices(db.changes),
     webhooks: new WebhookRepository(db.knex),
     cosignatureNotices: new FeedCosignatureNotices(db.changes),
+    health: new KnexStoreHealth(db.knex, db.kind),
   };
 }

@@ -5,7 +5,7 @@ import {
   verifyTimestampToken,
 } from '@verification-receipts/verify/internals';
 import { readBounded } from '../bounded-body.js';
-import { algorithm, bool, integer, octets, seq } from '../pdf/sign/der.js';
+import { algorithm, bool, integer, octets, seq } from '../asn1/der.js';
 
 /**
  * An RFC 3161 client over HTTP (RFC 3161 3.4): a TimeStampReq with a SHA-256 message imprint, a

@@ -71,6 +71,30 @@ describe('the layout import rules are enforced by lint', () => {
     expect(await violations('src/github/example.ts', line)).toContain('no-restricted-imports');
   });
 
+  it("an adapter (src/http, src/github) reaches no store: Services.stores is the CLI's", async () => {
+    const adapters = [
+      'src/http/routes/example.ts',
+      'src/http/plugins/example.ts',
+      'src/github/example.ts',
+      'src/github/handlers/example.ts',
+    ];
+    const reads = [
+      "await app.services.stores.deploymentGates.listDecided('t', 'o/r', 50, undefined);",
+      'const { stores } = app.services;',
+      'await deps.services.stores.receiptPdfs.get(id, state);',
+      "await app.db.knex.raw('select 1');",
+    ];
+    for (const file of adapters) {
+      for (const line of reads) {
+        expect(await violations(file, line), `${file}: ${line}`).toContain('no-restricted-syntax');
+      }
+    }
+    const useCase = "await app.services.deploymentGates.decided('t', 'o/r', 50, undefined);";
+    expect(await violations('src/http/routes/example.ts', useCase)).toEqual([]);
+    const admin = 'await services.stores.apiKeys.list();';
+    expect(await violations('src/cli/commands/example.ts', admin)).toEqual([]);
+  });
+
   const edges: [string, string[], string[]][] = [
     [
       'src/storage/example.ts',
@@ -95,12 +119,27 @@ describe('the layout import rules are enforced by lint', () => {
         "import { ApiError } from '../http/api-error.js';",
         "import type { Knex } from 'knex';",
         "import { ReceiptIssuer } from '../receipts/issuance.js';",
+        "import { signCms } from '../pdf/sign/cms.js';",
+        "import { renderReceiptPdf } from '../pdf/receipt-pdf.js';",
       ],
       [
         "import type { CheckpointTimestamps } from '../anchoring/timestamps.js';",
         "import type { ReceiptPdfStore } from '../receipts/pdf-store.js';",
         "import type { Config } from '../config.js';",
+        "import type { SignatureTimestamper } from '../pdf/sign/pades.js';",
+        "import { archive } from '../pdf/sign/long-term.js';",
+        "import { seq } from '../asn1/der.js';",
       ],
+    ],
+    [
+      'src/asn1/example.ts',
+      [
+        "import { canonicalJson } from '../receipts/canonical.js';",
+        "import { signPades } from '../pdf/sign/pades.js';",
+        "import fs from 'node:fs';",
+        "import { z } from 'zod';",
+      ],
+      ["import { Buffer } from 'node:buffer';", "import { tlv } from './der.js';"],
     ],
     [
       'src/cluster/example.ts',

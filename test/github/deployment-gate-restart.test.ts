@@ -156,8 +156,7 @@ it('requested, restart, receipt: decided once by the next app; a third app does 
       publicUrl: PUBLIC_URL,
       defaultTrustedEvents: [],
       receipts: services.receipts,
-      gates: services.stores.deploymentGates,
-      signer: services.signer,
+      gates: services.deploymentGates,
     },
     {
       installationOctokit: async () => new TestOctokit({ auth: { token: TOKEN } }),

@@ -36,6 +36,29 @@ const silentLog = pino({ level: 'silent' }) as unknown as GateSweeperDeps['log']
 const POLICY = 'deployments:\n  production:\n    identity: proven\n';
 
 describe('deployment gate', () => {
+  it('a receipt whose row was edited behind the service: rejected, never relied on', async () => {
+    const repo = repository();
+    const commit = sha();
+    const record = await issue(repo, commit);
+    await suite.ctx.db.knex.raw(
+      `update receipts set body = jsonb_set(body, '{reasons}', '["edited"]') where id = ?`,
+      [record.id],
+    );
+    nockToken(suite.installationId);
+    nockRepoConfig(repo.owner.login, repo.name, POLICY);
+    const checks: CheckRun[] = [];
+    const answers = nockCallback(repo, 204, checks);
+    const res = await deliver(
+      suite.ctx.app,
+      'deployment_protection_rule',
+      rulePayload(repo, commit),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(answers).toEqual([expect.objectContaining({ state: 'rejected' })]);
+    expect(answers[0]?.comment).toContain('the stored receipt no longer verifies');
+    expect(checks[0]).toMatchObject({ conclusion: 'failure' });
+  });
+
   it('a clean receipt of the commit: approved, with a link to its verify page', async () => {
     const repo = repository();
     const commit = sha();

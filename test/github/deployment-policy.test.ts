@@ -6,7 +6,7 @@ import {
   policyFor,
   workflowPathOf,
   type GateReceipt,
-} from '../../src/github/deployment-policy.js';
+} from '../../src/receipts/deployment-gates/policy.js';
 
 const NOW = new Date('2026-05-01T12:00:00Z');
 const times = { now: NOW, requestedAt: new Date(NOW.getTime() - 60_000) };

@@ -92,8 +92,7 @@ export function gateKit(suite: GitHubSuite) {
       publicUrl: PUBLIC_URL,
       defaultTrustedEvents: [],
       receipts: services.receipts,
-      gates: services.stores.deploymentGates,
-      signer: services.signer,
+      gates: services.deploymentGates,
     };
   }
 

@@ -20,7 +20,7 @@ import {
   time,
   tlv,
   utf8,
-} from '../../src/pdf/sign/der.js';
+} from '../../src/asn1/der.js';
 
 /**
  * RFC 3161 time-stamp tokens made here, field by field, with Node's crypto and the service's DER

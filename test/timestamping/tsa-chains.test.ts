@@ -6,7 +6,7 @@ import path from 'node:path';
 import { verifyTimestampToken } from '@verification-receipts/verify/internals';
 import { MAX_PATH } from '../../packages/verify/src/timestamp/chain.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integer, seq } from '../../src/pdf/sign/der.js';
+import { integer, seq } from '../../src/asn1/der.js';
 import { requestTimestamp } from '../../src/timestamping/index.js';
 import { tempDir } from '../helpers/context.js';
 import { CA_EXT, openssl, opensslStatus, TestPki, TSA_EXT } from '../helpers/test-pki.js';

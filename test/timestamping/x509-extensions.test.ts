@@ -15,7 +15,7 @@ import {
   time,
   tlv,
   utf8,
-} from '../../src/pdf/sign/der.js';
+} from '../../src/asn1/der.js';
 
 /**
  * The X.509v3 extensions the TSA path rule reads, on certificates written byte by byte with the

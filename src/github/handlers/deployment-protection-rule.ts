@@ -1,6 +1,6 @@
 import type { Context } from 'probot';
 import { requireCallbackRun } from '../deployment-callback.js';
-import { gatePolicyOf } from '../deployment-gate.js';
+import { gatePolicyOf } from '../../receipts/deployment-gates/judgement.js';
 import type { ReceiptsAppDeps } from '../deps.js';
 import { requestGate } from '../gate-runner.js';
 import { readRepoConfig } from '../repo-config.js';
@@ -10,7 +10,7 @@ type RuleContext = Context<'deployment_protection_rule.requested'>;
 
 /**
  * `deployment_protection_rule.requested`: the environment's policy from .github/receipts.yml,
- * then the gate (gate-runner.ts) answers through `deployment_callback_url`, now or when its
+ * then the gate (`src/receipts/deployment-gates/`) answers through `deployment_callback_url`, now or when its
  * receipt arrives. No policy for the environment: no answer (the App does not gate it).
  */
 export function onDeploymentProtectionRule(deps: ReceiptsAppDeps) {

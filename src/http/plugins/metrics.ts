@@ -135,17 +135,17 @@ function registerStoreGauges(app: FastifyInstance, registry: Registry): void {
     },
   });
   registerWebhookGauges(app, registry);
-  const pool = (app.db.knex.client as { pool?: PoolLike }).pool;
   new Gauge({
     name: 'store_pool_connections',
     help: 'Store connections by state (PostgreSQL pool; the embedded store has one)',
     labelNames: ['state'],
     registers: [registry],
     collect() {
+      const pool = app.repos.health.pool();
       if (!pool) return;
-      this.set({ state: 'used' }, pool.numUsed());
-      this.set({ state: 'free' }, pool.numFree());
-      this.set({ state: 'pending' }, pool.numPendingAcquires());
+      this.set({ state: 'used' }, pool.used);
+      this.set({ state: 'free' }, pool.free);
+      this.set({ state: 'pending' }, pool.pending);
     },
   });
 }
@@ -172,12 +172,6 @@ function registerWebhookGauges(app: FastifyInstance, registry: Registry): void {
       this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
     },
   });
-}
-
-interface PoolLike {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
 }
 
 type ReadMetrics = () => Promise<string>;

@@ -33,6 +33,13 @@ export default fp(
           'a stored receipt does not verify: the store was edited behind the service; refused',
         );
       },
+      onStoredPdfMismatch: (mismatch) => {
+        app.metrics.integrityFailed('stored-pdf');
+        app.log.error(
+          mismatch,
+          'the stored PDF is not the one the service signed: the store was edited; made again',
+        );
+      },
     });
     const registered = await services.registerSigner();
     if (!registered) app.log.warn('SIGNING_DISABLED=true: receipts are issued unsigned');

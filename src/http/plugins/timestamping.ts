@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
-import { renewDuePdfs } from '../../timestamping/pdf-renewal.js';
 
 /** How often kept PDFs are looked at for an archive time-stamp due for renewal. */
 const RENEWAL_INTERVAL_MS = 6 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * PDF signing and RFC 3161 time-stamping at run time: the PDF signing credentials are loaded (or
@@ -16,7 +14,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export default fp(
   async function timestamping(app: FastifyInstance) {
-    const { pdfSigner, timestamping } = app.services;
+    const { pdfSigner, timestamping, renewDuePdfs } = app.services;
     app.log.info(
       { pdfCertificateGenerated: pdfSigner.generated, timestamped: timestamping !== undefined },
       'PDF receipts are PAdES-signed; certificate at /.well-known/pdf-signing-cert.pem',
@@ -35,15 +33,9 @@ export default fp(
       else app.log.warn(outcome, 'time-stamp authority failed; the token is not kept');
     });
     app.addHook('onClose', () => timestamping.close());
-    const { tsa } = app.services.config;
-    if (!tsa.longTerm) return;
+    if (!renewDuePdfs) return;
     const renew = async () => {
-      const run = await renewDuePdfs({
-        store: app.services.stores.receiptPdfs,
-        timestamper: timestamping.signatures,
-        tsaCertificates: timestamping.certificates,
-        marginMs: tsa.renewalMarginDays * DAY_MS,
-      });
+      const run = await renewDuePdfs();
       if (run.renewed > 0 || run.failed.length > 0)
         app.log.info(run, 'archive time-stamps renewed');
     };

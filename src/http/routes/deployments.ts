@@ -56,7 +56,7 @@ export default async function deploymentRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const { repository, limit, cursor } = request.query;
-      const page = await app.services.stores.deploymentGates.listDecided(
+      const page = await app.services.deploymentGates.decided(
         principalOf(request).tenant,
         repository,
         limit,

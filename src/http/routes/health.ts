@@ -25,8 +25,8 @@ export default async function healthRoutes(fastify: FastifyInstance) {
   };
   app.get('/readyz', { schema: readiness }, async (request, reply) => {
     try {
-      await app.db.knex.raw('select 1');
-      return { status: 'ready' as const, store: app.db.kind };
+      await app.repos.health.ping();
+      return { status: 'ready' as const, store: app.repos.health.kind };
     } catch (err) {
       if (!isStoreUnavailable(err)) request.log.error({ err }, 'readiness probe failed');
       return reply

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { principalOf } from '../plugins/auth.js';
 import { ReceiptIdParams } from '../schemas/params.js';
 import { errorResponses } from '../schemas/responses.js';
-import { signedReceiptPdf } from '../signed-pdf.js';
 
 /** GET /receipt/:id/pdf: the stored receipt rendered as a PDF, current state included. */
 export default async function pdfRoutes(fastify: FastifyInstance) {
@@ -25,12 +24,13 @@ export default async function pdfRoutes(fastify: FastifyInstance) {
       },
     },
     handler: async (request, reply) => {
-      const { receipts } = app.services;
-      const record = await receipts.get(principalOf(request).tenant, request.params.receiptId);
-      const pdf = await signedReceiptPdf(app, record);
+      const { id, pdf } = await app.services.receipts.signedPdf(
+        principalOf(request).tenant,
+        request.params.receiptId,
+      );
       return reply
         .type('application/pdf')
-        .header('content-disposition', `inline; filename="receipt-${record.id}.pdf"`)
+        .header('content-disposition', `inline; filename="receipt-${id}.pdf"`)
         .header('cache-control', 'no-store')
         .send(pdf);
     },

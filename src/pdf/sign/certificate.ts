@@ -13,7 +13,7 @@ import {
   time,
   tlv,
   utf8,
-} from './der.js';
+} from '../../asn1/der.js';
 import { OID } from './oids.js';
 
 /** RFC 5280 4.1.2.5: the notAfter of a certificate with no well-defined expiration date. */

@@ -1,6 +1,16 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
 import { parseCertificate } from '@verification-receipts/verify/internals';
-import { algorithm, explicit, integer, nul, octets, oid, retag, seq, setOf } from './der.js';
+import {
+  algorithm,
+  explicit,
+  integer,
+  nul,
+  octets,
+  oid,
+  retag,
+  seq,
+  setOf,
+} from '../../asn1/der.js';
 import { OID } from './oids.js';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CI_PROFILE_IDS } from '../receipts/ci-profiles.js';
+import { CI_PROFILE_IDS } from '../ci-profiles.js';
 
 /**
  * The `deployments` policy of `.github/receipts.yml` (docs/github-app.md, "Gate deployments"):
  * per environment (its name, without case as GitHub compares them, else `*`), which CI receipts
- * of the deployment's commit count and what they must show. Evaluation is pure: the handler
+ * of the deployment's commit count and what they must show. Evaluation is pure: the gate
  * gathers the receipts, this decides.
  */
 

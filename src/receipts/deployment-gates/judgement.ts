@@ -1,22 +1,20 @@
-import { canonicalJson, sha256Digest } from '../receipts/canonical.js';
-import { ciProofOf, type GateScope } from '../receipts/ci-proof.js';
-import type { ReceiptRecord } from '../receipts/ports.js';
-import { revocationOf } from '../receipts/record-state.js';
-import { isStoreUnavailable } from '../storage/unavailable.js';
-import type { ReceiptsAppDeps } from './deps.js';
+import { canonicalJson, sha256Digest } from '../canonical.js';
+import { ciProofOf, type GateScope } from '../ci-proof.js';
+import type { ReceiptUse } from '../intact.js';
+import type { ReceiptRecord } from '../ports.js';
+import { revocationOf } from '../record-state.js';
 import {
   EnvironmentPolicy,
   evaluateDeployment,
   policyFor,
+  type DeploymentsPolicy,
   type GateDecision,
   type GateReceipt,
-} from './deployment-policy.js';
-import { verifyPageUrl } from './output.js';
-import { REPO_CONFIG_PATH, type RepoConfigResult } from './repo-config.js';
+} from './policy.js';
 
 /**
  * The deployment gate's judgement: the environment's policy, which receipts count, and the
- * words of the answer. Everything that goes wrong here rejects (fail closed).
+ * decision. Everything that goes wrong here rejects (fail closed).
  */
 
 /** The gate's repository, commit, installation and tenant (`GateScope`), and what it asks. */
@@ -30,8 +28,27 @@ export type GatePolicy =
   | { kind: 'invalid'; message: string }
   | { kind: 'policy'; policy: EnvironmentPolicy; hash: string };
 
+/** The repository's configuration as read: its `deployments` policies, or why it is unreadable. */
+export type GateConfig =
+  | { ok: true; config: { deployments?: DeploymentsPolicy | undefined } }
+  | { ok: false; message: string };
+
+/** What the judgement reads of the receipts (ReceiptService). */
+export interface GateReceiptSource {
+  /** The receipts that count for the gate (`countsForGate`), newest first. */
+  gateReceipts(gate: GateScope): Promise<ReceiptRecord[]>;
+  /** Rejects a stored receipt that later verification would not accept. */
+  assertIntact(record: ReceiptRecord, use: ReceiptUse): Promise<ReceiptRecord>;
+}
+
+export interface JudgementDeps {
+  receipts: GateReceiptSource;
+  /** True when an error means the store cannot be reached right now. */
+  storeUnavailable(err: unknown): boolean;
+}
+
 /** The environment's policy from the repository's configuration, with its hash. */
-export function gatePolicyOf(config: RepoConfigResult, environment: string): GatePolicy {
+export function gatePolicyOf(config: GateConfig, environment: string): GatePolicy {
   if (!config.ok) return { kind: 'invalid', message: config.message };
   const policy = policyFor(config.config.deployments, environment);
   if (!policy) return { kind: 'not-gated' };
@@ -56,11 +73,14 @@ function runnerOf(record: ReceiptRecord, claim: unknown): string | undefined {
   return undefined;
 }
 
-async function gateReceiptOf(deps: ReceiptsAppDeps, record: ReceiptRecord): Promise<GateReceipt> {
+async function gateReceiptOf(
+  receipts: GateReceiptSource,
+  record: ReceiptRecord,
+): Promise<GateReceipt> {
   const subject = record.receipt.subject as { identity?: Record<string, unknown> };
   const identity = subject.identity ?? {};
   const proof = ciProofOf(record.receipt);
-  const intact = await deps.receipts.assertIntact(record, 'deployment-gate').then(
+  const intact = await receipts.assertIntact(record, 'deployment-gate').then(
     () => true,
     () => false,
   );
@@ -82,14 +102,14 @@ async function gateReceiptOf(deps: ReceiptsAppDeps, record: ReceiptRecord): Prom
 }
 
 /** Only the receipts that prove a run of this repository count (`countsForGate`). */
-async function countingReceipts(deps: ReceiptsAppDeps, request: GateRequest) {
-  const records = await deps.receipts.gateReceipts(request);
-  return Promise.all(records.map((record) => gateReceiptOf(deps, record)));
+async function countingReceipts(receipts: GateReceiptSource, request: GateRequest) {
+  const records = await receipts.gateReceipts(request);
+  return Promise.all(records.map((record) => gateReceiptOf(receipts, record)));
 }
 
 /** The decision under the policy now; an invalid policy or any failure rejects. */
 export async function judgeDeployment(
-  deps: ReceiptsAppDeps,
+  deps: JudgementDeps,
   policy: GatePolicy,
   request: GateRequest,
   now: Date = new Date(),
@@ -97,25 +117,12 @@ export async function judgeDeployment(
   if (policy.kind === 'not-gated') throw new Error('an ungated environment is not judged');
   if (policy.kind === 'invalid') return { state: 'rejected', reason: policy.message };
   try {
-    const receipts = await countingReceipts(deps, request);
+    const receipts = await countingReceipts(deps.receipts, request);
     return evaluateDeployment(policy.policy, receipts, { now, requestedAt: request.requestedAt });
   } catch (err) {
-    const reason = isStoreUnavailable(err)
+    const reason = deps.storeUnavailable(err)
       ? 'the receipt store is unavailable'
       : 'the receipt service could not evaluate the policy (internal error)';
     return { state: 'rejected', reason };
   }
-}
-
-/** One or two sentences for GitHub's deployment log, linking the receipt relied on. */
-export function commentOf(
-  deps: Pick<ReceiptsAppDeps, 'publicUrl'>,
-  environment: string,
-  decision: GateDecision,
-): string {
-  const verdict = decision.state === 'approved' ? 'Approved' : 'Rejected';
-  const text = `${verdict} by the ${environment} policy of ${REPO_CONFIG_PATH}: ${decision.reason}.`;
-  const receipt = 'receipt' in decision ? decision.receipt : undefined;
-  if (!receipt || !deps.publicUrl) return text;
-  return `${text} Verify: ${verifyPageUrl(deps.publicUrl, receipt.receiptHash)}`;
 }

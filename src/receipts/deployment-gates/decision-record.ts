@@ -1,5 +1,5 @@
-import { canonicalJson } from './canonical.js';
-import { signStatement, type Signer } from './signer.js';
+import { canonicalJson } from '../canonical.js';
+import { signStatement, type Signer } from '../signer.js';
 
 /**
  * The signed record of a deployment gate's decision: what was decided, under which policy (the
