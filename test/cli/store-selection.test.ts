@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { cliFixture, runCaptured } from '../helpers/cli.js';
-import { ed25519Pem, isPostgres, tempDir, testConfig } from '../helpers/context.js';
+import { embeddedLeg, ed25519Pem, isPostgres, tempDir, testConfig } from '../helpers/context.js';
 
 /**
  * The CLI opens an embedded store only where one exists (else it names DATA_DIR and changes
@@ -18,73 +18,84 @@ function freshDataDir(): string {
 }
 
 describe('which store the CLI uses', () => {
-  it('refuses to create an embedded store unasked, naming DATA_DIR (exit 3, nothing created)', async () => {
-    const dataDir = freshDataDir();
-    const res = await runCaptured(
-      ['keys', 'create', '--tenant', 'acme', '--name', 'n', '--scopes', 'read'],
-      { DATA_DIR: dataDir },
-    );
-    expect(res.code).toBe(3);
-    expect(res.out).toBe('');
-    expect(res.err.split('\n')).toEqual([
-      `error: no store in DATA_DIR=${dataDir}: nothing was changed`,
-      "run this where the server runs (its DATA_DIR, default ./data), set DATA_DIR or DATABASE_URL to the server's store, or create a new store with `receipts init` (or add --init)",
-    ]);
-    expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
-    // reading commands refuse alike: an empty list from the wrong folder would mislead too
-    expect((await runCaptured(['keys', 'list'], { DATA_DIR: dataDir })).code).toBe(3);
-  });
+  it.runIf(embeddedLeg())(
+    'refuses to create an embedded store unasked, naming DATA_DIR (exit 3, nothing created)',
+    async () => {
+      const dataDir = freshDataDir();
+      const res = await runCaptured(
+        ['keys', 'create', '--tenant', 'acme', '--name', 'n', '--scopes', 'read'],
+        { DATA_DIR: dataDir },
+      );
+      expect(res.code).toBe(3);
+      expect(res.out).toBe('');
+      expect(res.err.split('\n')).toEqual([
+        `error: no store in DATA_DIR=${dataDir}: nothing was changed`,
+        "run this where the server runs (its DATA_DIR, default ./data), set DATA_DIR or DATABASE_URL to the server's store, or create a new store with `receipts init` (or add --init)",
+      ]);
+      expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
+      // reading commands refuse alike: an empty list from the wrong folder would mislead too
+      expect((await runCaptured(['keys', 'list'], { DATA_DIR: dataDir })).code).toBe(3);
+    },
+  );
 
-  it('receipts init creates it and says where; then write commands name it', async () => {
-    const dataDir = freshDataDir();
-    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-    const init = await runCaptured(['init'], env);
-    expect(init.code, init.err).toBe(0);
-    expect(init.out.split('\n')[0]).toBe(`created the embedded store in ${dataDir}`);
-    const again = await runCaptured(['init'], env);
-    expect(again.out).toBe(
-      `the embedded store in ${dataDir} exists already\nschema already up to date`,
-    );
+  it.runIf(embeddedLeg())(
+    'receipts init creates it and says where; then write commands name it',
+    async () => {
+      const dataDir = freshDataDir();
+      const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+      const init = await runCaptured(['init'], env);
+      expect(init.code, init.err).toBe(0);
+      expect(init.out.split('\n')[0]).toBe(`created the embedded store in ${dataDir}`);
+      const again = await runCaptured(['init'], env);
+      expect(again.out).toBe(
+        `the embedded store in ${dataDir} exists already\nschema already up to date`,
+      );
 
-    const text = await runCaptured(
-      ['keys', 'create', '--tenant', 'acme', '--name', 'n', '--scopes', 'read'],
-      env,
-    );
-    expect(text.code, text.err).toBe(0);
-    expect(text.out.split('\n').at(-1)).toBe(`store: embedded store in ${dataDir}`);
-    // --json keeps stdout one JSON document: the store line goes to stderr
-    const json = await runCaptured(
-      ['keys', 'create', '--tenant', 'acme', '--name', 'j', '--scopes', 'read', '--json'],
-      env,
-    );
-    expect(JSON.parse(json.out)).toMatchObject({ tenant: 'acme', name: 'j' });
-    expect(json.err).toBe(`store: embedded store in ${dataDir}`);
-    // a reading command prints what it read, no store line
-    const list = await runCaptured(['keys', 'list'], env);
-    expect(list.out).not.toContain('store:');
-  }, 60_000);
+      const text = await runCaptured(
+        ['keys', 'create', '--tenant', 'acme', '--name', 'n', '--scopes', 'read'],
+        env,
+      );
+      expect(text.code, text.err).toBe(0);
+      expect(text.out.split('\n').at(-1)).toBe(`store: embedded store in ${dataDir}`);
+      // --json keeps stdout one JSON document: the store line goes to stderr
+      const json = await runCaptured(
+        ['keys', 'create', '--tenant', 'acme', '--name', 'j', '--scopes', 'read', '--json'],
+        env,
+      );
+      expect(JSON.parse(json.out)).toMatchObject({ tenant: 'acme', name: 'j' });
+      expect(json.err).toBe(`store: embedded store in ${dataDir}`);
+      // a reading command prints what it read, no store line
+      const list = await runCaptured(['keys', 'list'], env);
+      expect(list.out).not.toContain('store:');
+    },
+    60_000,
+  );
 
-  it('--init on a write command creates the store and runs the command', async () => {
-    const dataDir = freshDataDir();
-    const res = await runCaptured(
-      [
-        'issuers',
-        'add',
-        '--tenant',
-        'acme',
-        '--id',
-        'esc',
-        '--public-key',
-        'A'.repeat(43),
-        '--init',
-      ],
-      { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    );
-    expect(res.code, res.err).toBe(0);
-    expect(res.out).toBe(
-      `issuer esc may revoke receipts of tenant acme\nstore: embedded store in ${dataDir}`,
-    );
-  }, 60_000);
+  it.runIf(embeddedLeg())(
+    '--init on a write command creates the store and runs the command',
+    async () => {
+      const dataDir = freshDataDir();
+      const res = await runCaptured(
+        [
+          'issuers',
+          'add',
+          '--tenant',
+          'acme',
+          '--id',
+          'esc',
+          '--public-key',
+          'A'.repeat(43),
+          '--init',
+        ],
+        { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      );
+      expect(res.code, res.err).toBe(0);
+      expect(res.out).toBe(
+        `issuer esc may revoke receipts of tenant acme\nstore: embedded store in ${dataDir}`,
+      );
+    },
+    60_000,
+  );
 
   it('names the store every write command used (the fixture: embedded or PostgreSQL)', async () => {
     const res = await fixture.cli(
@@ -105,7 +116,7 @@ describe('which store the CLI uses', () => {
     }
   });
 
-  it.runIf(!isPostgres())(
+  it.runIf(embeddedLeg())(
     'through the running server, the line says so',
     async () => {
       const app = await buildApp({ config: testConfig(fixture.env, fixture.store), logger: false });

@@ -7,15 +7,15 @@ import type { Config } from '../../src/config.js';
 import { rawEd25519PublicKey, signRevocation } from '../../src/receipts/revocation.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
-import { ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
+import { embeddedLeg, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { minimalRequest, samplePdf } from '../helpers/requests.js';
 import { spawnServer } from '../helpers/server-process.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
 import { call, eventually, freePort } from './helpers.js';
 
 /**
- * The embedded store (PGlite on disk) across restarts: no DATABASE_URL needed, so this file also
- * runs in the normal suite. Each test owns a fresh DATA_DIR.
+ * The embedded store (PGlite on disk) across restarts: no DATABASE_URL needed, so this file runs in
+ * the normal suite, on its embedded leg (`embeddedLeg`). Each test owns a fresh DATA_DIR.
  */
 const open: FastifyInstance[] = [];
 const dirs: string[] = [];
@@ -41,7 +41,7 @@ async function stop(app: FastifyInstance): Promise<void> {
   open.splice(open.indexOf(app), 1);
 }
 
-describe('embedded store restart', () => {
+describe.runIf(embeddedLeg())('embedded store restart', () => {
   it('keeps every receipt, revocation and anchor across a close and reopen', async () => {
     const dataDir = tempDir('faults-embedded-');
     dirs.push(dataDir);

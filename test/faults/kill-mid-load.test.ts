@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
-import { closeStore, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
+import { closeStore, embeddedLeg, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
 import { samplePdf } from '../helpers/requests.js';
 import { spawnServer } from '../helpers/server-process.js';
 import { SAMPLE_LISTS_DIR, registerNotary, validRequest } from '../helpers/ron.js';
@@ -129,9 +129,13 @@ async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
 }
 
 describe('kill -9 mid-load loses no acknowledged receipt', () => {
-  it('embedded store', async () => {
-    await killMidLoad({ kind: 'embedded', dataDir: tempDir('faults-kill-embedded-') });
-  }, 120_000);
+  it.runIf(embeddedLeg())(
+    'embedded store',
+    async () => {
+      await killMidLoad({ kind: 'embedded', dataDir: tempDir('faults-kill-embedded-') });
+    },
+    120_000,
+  );
 
   it.runIf(postgresFaultsEnabled())(
     'PostgreSQL',

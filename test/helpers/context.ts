@@ -63,6 +63,14 @@ function runTempRoot(): string | undefined {
 
 export const isPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 
+/**
+ * Whether a test about the embedded store itself (PGlite on disk in a DATA_DIR of its own,
+ * whatever DATABASE_URL says) runs here: on the embedded leg only (DATABASE_URL unset: `npm
+ * test`). The PostgreSQL leg and the fault suite, which set DATABASE_URL, would repeat the same
+ * work on the same store.
+ */
+export const embeddedLeg = (): boolean => !isPostgres();
+
 export function ed25519Pem(): string {
   return generateKeyPairSync('ed25519')
     .privateKey.export({ format: 'pem', type: 'pkcs8' })

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/context.js';
+import { embeddedLeg, tempDir } from '../helpers/context.js';
 import { eventually, freePort } from '../faults/helpers.js';
 import { spawnServer } from '../helpers/server-process.js';
 
@@ -24,7 +24,7 @@ function notPrivate(dir: string): string[] {
  * the server creates in it (embedded store, lock, admin socket, generated signing key) is
  * private to the service's user.
  */
-describe('files in an existing DATA_DIR', () => {
+describe.runIf(embeddedLeg())('files in an existing DATA_DIR', () => {
   it('are created without group or other permissions', async () => {
     const dataDir = tempDir('receipts-modes-');
     fs.chmodSync(dataDir, 0o777);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnServer } from '../../helpers/server-process.js';
 import { freePort } from '../../helpers/witness.js';
-import { closeStore, tempDir } from '../../helpers/context.js';
+import { closeStore, embeddedLeg, tempDir } from '../../helpers/context.js';
 import { openDatabase } from '../../../src/storage/database.js';
 
 /**
@@ -13,7 +13,7 @@ import { openDatabase } from '../../../src/storage/database.js';
  * and the log says it is being created and how long that took. (The same start under busy
  * cores, as a user met it, is in test/faults/busy-first-start.test.ts, which runs alone.)
  */
-describe('creating the embedded store', () => {
+describe.runIf(embeddedLeg())('creating the embedded store', () => {
   it('is waited for as long as it takes, never through the pool acquire timeout', async () => {
     const dataDir = path.join(tempDir(), 'data');
     const lines: string[] = [];
@@ -36,7 +36,7 @@ describe('creating the embedded store', () => {
   }, 120_000);
 });
 
-describe('a start that cannot succeed', () => {
+describe.runIf(embeddedLeg())('a start that cannot succeed', () => {
   it('says in one line what is wrong and what to do', async () => {
     const failed = spawnServer(await freePort(), { PORT: 'not-a-port' });
     const exit = await failed.exited;

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedLeg } from '../../helpers/context.js';
 import { ThreadedPGlite } from '../../../src/storage/embedded/threaded-pglite.js';
 import { isStoreUnavailable } from '../../../src/storage/unavailable.js';
 
@@ -11,14 +12,15 @@ interface Rows<T> {
 }
 
 let db: ThreadedPGlite;
-beforeAll(async () => {
-  db = new ThreadedPGlite(undefined);
-  await db.waitReady;
-  await db.query('create table t (id int primary key, at timestamptz, data bytea, doc jsonb)');
-});
-afterAll(async () => db.close());
 
-describe('ThreadedPGlite', () => {
+describe.runIf(embeddedLeg())('ThreadedPGlite', () => {
+  beforeAll(async () => {
+    db = new ThreadedPGlite(undefined);
+    await db.waitReady;
+    await db.query('create table t (id int primary key, at timestamptz, data bytea, doc jsonb)');
+  });
+  afterAll(async () => db.close());
+
   it('returns rows with their parsed values, and the rows a statement affected', async () => {
     const at = new Date('2026-11-25T01:02:03.004Z');
     const inserted = (await db.query('insert into t values ($1, $2, $3, $4)', [
