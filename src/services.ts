@@ -137,7 +137,10 @@ export async function createServices(
       time.pdfCredentials,
       time.timestamping?.signatures,
       time.timestamping && config.tsa.longTerm
-        ? { tsaCertificates: time.timestamping.certificates }
+        ? {
+            tsaCertificates: time.timestamping.certificates,
+            revocation: time.timestamping.revocation,
+          }
         : undefined,
     ),
     timestamping: time.timestamping,

@@ -68,7 +68,7 @@ async function renderSigned(
   const complete =
     !timestamping ||
     (signed.timestamped &&
-      (pdfSigner.longTerm === undefined || signed.archived === true) &&
+      (pdfSigner.longTerm === undefined || (signed.archived === true && !signed.incomplete)) &&
       (state === 'issued' || Boolean(bundle.logEntry?.timestamps)));
   return { bytes: signed.pdf, complete };
 }
