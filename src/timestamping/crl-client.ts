@@ -28,7 +28,8 @@ export function crlFetcher(options: CrlClientOptions): CrlFetcher {
     if (!/^http:\/\//i.test(url)) throw new Error('only http CRL URLs are fetched');
     try {
       const res = await fetch(url, {
-        redirect: 'error',
+        // a redirect's own answer (3xx) is the answer: its target is not a URL the CA signed
+        redirect: 'manual',
         headers: { accept: 'application/pkix-crl' },
         signal: AbortSignal.timeout(options.timeoutMs),
       });
@@ -44,11 +45,13 @@ export function crlFetcher(options: CrlClientOptions): CrlFetcher {
       return await readBounded(res, limit);
     } catch (err) {
       const name = err instanceof Error ? err.name : 'Error';
-      if (name === 'TimeoutError') throw new Error(`no answer within ${options.timeoutMs} ms`);
-      if (err instanceof BodyTooLargeError) throw new Error(`larger than ${limit} bytes`);
-      throw err instanceof Error && err.message.startsWith('HTTP ')
-        ? err
-        : new Error(`${name}: ${String((err as Error)?.message ?? err).slice(0, 200)}`);
+      const cause = { cause: err };
+      if (name === 'TimeoutError') {
+        throw new Error(`no answer within ${options.timeoutMs} ms`, cause);
+      }
+      if (err instanceof BodyTooLargeError) throw new Error(`larger than ${limit} bytes`, cause);
+      if (err instanceof Error && err.message.startsWith('HTTP ')) throw err;
+      throw new Error(`${name}: ${String((err as Error)?.message ?? err).slice(0, 200)}`, cause);
     }
   };
 }

@@ -60,9 +60,7 @@ export function timekeepingOf(config: Config, store: TimestampStore) {
     timeoutMs: config.tsa.timeoutMs,
   }));
   const timestamping =
-    tsas.length > 0
-      ? createTimestamping(tsas, store, trusted, config.tsa.timeoutMs)
-      : undefined;
+    tsas.length > 0 ? createTimestamping(tsas, store, trusted, config.tsa.timeoutMs) : undefined;
   const timekeeping: Timekeeping = {
     store,
     ...(timestamping ? { onSealed: timestamping.checkpoints.onSealed } : {}),

@@ -41,7 +41,7 @@ export default fp(
     if (!tsa.longTerm) return;
     const revocation = new Counter({
       name: 'pdf_revocation_data_total',
-      help: 'CRLs looked up for PDF receipts\' DSS, by outcome (embedded, unavailable, revoked)',
+      help: "CRLs looked up for PDF receipts' DSS, by outcome (embedded, unavailable, revoked)",
       labelNames: ['outcome'],
       registers: [app.metrics.registry],
     });
@@ -50,7 +50,10 @@ export default fp(
       if (finding.outcome === 'revoked')
         app.log.error(finding, 'a certificate of the PDF is revoked: the PDF is not archived');
       else if (finding.outcome === 'unavailable')
-        app.log.warn(finding, 'a published CRL could not be had: the PDF lacks it, and is not kept');
+        app.log.warn(
+          finding,
+          'a published CRL could not be had: the PDF lacks it, and is not kept',
+        );
     });
     const renew = async () => {
       const run = await renewDuePdfs({

@@ -67,7 +67,11 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 /** CertificateList ::= SEQUENCE { tbsCertList, signatureAlgorithm, signatureValue } */
 export function parseCrl(der: Uint8Array): Crl {
   if (der.length > MAX_CRL_BYTES) throw new DerError('CRL too large');
-  const [tbsNode, algNode, sigNode, extra] = sequence(readWhole(der), 'CertificateList', TAG.sequence);
+  const [tbsNode, algNode, sigNode, extra] = sequence(
+    readWhole(der),
+    'CertificateList',
+    TAG.sequence,
+  );
   if (extra || !tbsNode || tbsNode.tag !== TAG.sequence) throw new DerError('CRL: malformed');
   const fields = children(tbsNode, 8);
   let i = fields[0]?.tag === TAG.integer ? 1 : 0; // version v2 (absent for v1)
@@ -135,7 +139,9 @@ function timeOf(node: DerNode | undefined): Date {
   if (!match) throw new DerError('CRL time: malformed');
   const [, y = '', mo = '', d = '', h = '', mi = '', s = ''] = match;
   const year = y.length === 2 ? Number(y) + (Number(y) >= 50 ? 1900 : 2000) : Number(y);
-  const date = new Date(Date.UTC(year, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  const date = new Date(
+    Date.UTC(year, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)),
+  );
   if (Number.isNaN(date.getTime())) throw new DerError('CRL time: invalid date');
   return date;
 }
@@ -169,9 +175,7 @@ export function crlUrls(certificate: Certificate): string[] {
   return urls;
 }
 
-export type CrlCheck =
-  | { ok: true; crl: Crl; revokedAt?: Date }
-  | { ok: false; reason: string };
+export type CrlCheck = { ok: true; crl: Crl; revokedAt?: Date } | { ok: false; reason: string };
 
 /** How far a CRL's thisUpdate may lie ahead of this clock. */
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
