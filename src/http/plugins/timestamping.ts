@@ -50,10 +50,7 @@ export default fp(
       if (finding.outcome === 'revoked')
         app.log.error(finding, 'a certificate of the PDF is revoked: the PDF is not archived');
       else if (finding.outcome === 'unavailable')
-        app.log.warn(
-          finding,
-          'a published CRL could not be had: the PDF lacks it, and is not kept',
-        );
+        app.log.warn(finding, 'a published CRL could not be had: the DSS lacks it');
     });
     const renew = async () => {
       const run = await renewDuePdfs({
