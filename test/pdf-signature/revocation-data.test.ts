@@ -7,7 +7,11 @@ import { expectLongTermValid } from '../helpers/long-term.js';
 import { run } from '../helpers/pades.js';
 import { registerNotary, validRequest, type Notary } from '../helpers/ron.js';
 import { startTsa, type TestTsa } from '../helpers/tsa.js';
-import { crlFetcher } from '../../src/timestamping/crl-client.js';
+import type { RevocationFinding } from '../../src/pdf/sign/revocation.js';
+import { crlFetcher, crlRevocationSource } from '../../src/timestamping/crl-client.js';
+import { trustedTsaCertificates } from '../../src/timestamping/index.js';
+import { renewDuePdfs } from '../../src/timestamping/pdf-renewal.js';
+import { signatureTimestamper } from '../../src/timestamping/signature-timestamper.js';
 
 /**
  * The DSS of a B-LTA PDF receipt carries the CRL its time-stamp authority's CA publishes: a CA
@@ -23,6 +27,8 @@ let tsa: TestTsa;
 let ctx: TestContext;
 let key: string;
 let notary: Notary;
+/** The PDF the first test keeps (its DSS has the CRL). */
+let keptId: string;
 
 beforeAll(async () => {
   dir = tempDir('lta-crl-');
@@ -132,6 +138,7 @@ describe('revocation data in the DSS', () => {
       stampers: ['CRL TSA'],
     });
     expect(await kept(id)).toBe(true);
+    keptId = id;
     const after = await revocationCounts();
     expect((after.embedded ?? 0) - (before.embedded ?? 0)).toBe(1);
   });
@@ -196,5 +203,25 @@ describe('revocation data in the DSS', () => {
     expect(await kept(id)).toBe(false);
     const after = await revocationCounts();
     expect((after.revoked ?? 0) - (before.revoked ?? 0)).toBe(1);
+  });
+
+  it('a kept PDF whose TSA certificate is revoked is not renewed, and the run says why', async () => {
+    const trusted = trustedTsaCertificates([ca.files.caFile]);
+    const findings: RevocationFinding[] = [];
+    const run = await renewDuePdfs({
+      store: ctx.repos.receiptPdfs,
+      timestamper: signatureTimestamper([{ url: tsa.url, trusted, timeoutMs: 5000 }]),
+      tsaCertificates: trusted,
+      marginMs: 90 * 86_400_000,
+      // past the margin before the RSA horizon (2035-12-31), so the file is due
+      now: () => new Date('2035-12-01T00:00:00Z'),
+      revocation: crlRevocationSource({ timeoutMs: 1500 }, (f) => findings.push(f)),
+    });
+    expect(run.renewed).toBe(0);
+    const failed = run.failed.find((f) => f.receiptId === keptId);
+    expect(failed?.reason).toMatch(
+      /^CRL TSA serial 1000 is revoked at \d{4}-\d\d-\d\dT[\d:.]+Z according to its issuer's CRL \(http:\/\/127\.0\.0\.1:\d+\/ca\.crl\)$/,
+    );
+    expect(findings.some((f) => f.outcome === 'revoked')).toBe(true);
   });
 });
