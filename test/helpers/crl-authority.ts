@@ -11,9 +11,10 @@ import { tsConfig, type TsaFiles } from './tsa.js';
  * certificate naming a CRL distribution point, and the HTTP server publishing its CRL (made by
  * `openssl ca -gencrl`, served as DER). `mode` makes the server misbehave: `hang` accepts the
  * request and never answers, `oversized` streams a body far beyond any CRL, `redirect` answers
- * 302 to the real CRL, `missing` answers 404.
+ * 302 to the real CRL, `missing` answers 404, `forged` serves a CRL under the CA's name signed by
+ * another key (`openssl ca -gencrl` with another CA certificate of the same subject).
  */
-export type CrlServerMode = 'ok' | 'hang' | 'oversized' | 'redirect' | 'missing';
+export type CrlServerMode = 'ok' | 'hang' | 'oversized' | 'redirect' | 'missing' | 'forged';
 
 export interface CrlAuthority {
   /** The TSA's files, for startTsa. */
@@ -56,6 +57,10 @@ export async function startCrlAuthority(dir: string, name = 'CRL TSA'): Promise<
     authority.requests += 1;
     if (authority.mode === 'hang') return;
     if (authority.mode === 'missing') return void res.writeHead(404).end();
+    if (authority.mode === 'forged') {
+      const forged = fs.readFileSync(path.join(dir, 'forged.crl'));
+      return void res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(forged);
+    }
     if (authority.mode === 'redirect') {
       return void res.writeHead(302, { location: authority.crlUrl }).end();
     }
@@ -82,6 +87,7 @@ export async function startCrlAuthority(dir: string, name = 'CRL TSA'): Promise<
   authority.crlUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ca.crl`;
   authority.files = makeCa(dir, name, authority.crlUrl);
   publishCrl(dir);
+  forgeCrl(dir, name);
   return authority;
 }
 
@@ -146,4 +152,22 @@ function makeCa(dir: string, name: string, crlUrl: string): TsaFiles {
 function publishCrl(dir: string): void {
   openssl(['ca', '-config', 'ca.cnf', '-gencrl', '-out', 'ca.crl.pem'], dir);
   openssl(['crl', '-in', 'ca.crl.pem', '-outform', 'DER', '-out', 'ca.crl'], dir);
+}
+
+/** A CRL under the CA's name, made by `openssl ca` with another key and certificate. */
+function forgeCrl(dir: string, name: string): void {
+  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'other.key'], dir);
+  const subject = `/CN=${name} CA`;
+  openssl(
+    ['req', '-x509', '-new', '-key', 'other.key', '-subj', subject, '-out', 'other.crt'],
+    dir,
+  );
+  openssl(
+    ['ca', '-config', 'ca.cnf', '-gencrl', '-keyfile', 'other.key', '-cert', 'other.crt'].concat([
+      '-out',
+      'forged.crl.pem',
+    ]),
+    dir,
+  );
+  openssl(['crl', '-in', 'forged.crl.pem', '-outform', 'DER', '-out', 'forged.crl'], dir);
 }

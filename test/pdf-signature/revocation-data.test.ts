@@ -143,7 +143,7 @@ describe('revocation data in the DSS', () => {
     expect((after.embedded ?? 0) - (before.embedded ?? 0)).toBe(1);
   });
 
-  for (const mode of ['hang', 'oversized', 'redirect', 'missing'] as const) {
+  for (const mode of ['hang', 'oversized', 'redirect', 'missing', 'forged'] as const) {
     it(`a CRL server that ${mode === 'hang' ? 'never answers' : `answers ${mode}`}: the PDF comes without it and is not kept`, async () => {
       ca.mode = mode;
       try {
@@ -188,6 +188,46 @@ describe('revocation data in the DSS', () => {
     });
     await expect(fetchCrl(ca.crlUrl.replace('http:', 'https:'))).rejects.toThrow(/only http/);
     expect(Buffer.from(await fetchCrl(ca.crlUrl)).equals(ca.crl())).toBe(true);
+  });
+
+  it("a CRL under the CA's name signed by another key is refused, as openssl refuses it", async () => {
+    ca.mode = 'forged';
+    try {
+      const forged = write(
+        'forged.crl',
+        Buffer.from(await crlFetcher({ timeoutMs: 1000 })(ca.crlUrl)),
+      );
+      const openssl = run('openssl', [
+        'crl',
+        '-inform',
+        'DER',
+        '-in',
+        forged,
+        '-CAfile',
+        ca.files.caFile,
+        '-noout',
+        '-verify',
+      ]);
+      expect(openssl.out).toMatch(/verify failure/);
+      const findings: RevocationFinding[] = [];
+      const source = crlRevocationSource({ timeoutMs: 1000 }, (f) => findings.push(f));
+      // the CA's and the TSA's certificates, as the DSS has them
+      const data = await source([
+        ...trustedTsaCertificates([ca.files.caFile]),
+        ...trustedTsaCertificates([ca.files.certFile]),
+      ]);
+      expect(data.crls).toEqual([]);
+      expect(findings).toEqual([
+        {
+          certificate: 'CRL TSA serial 1000',
+          url: ca.crlUrl,
+          outcome: 'unavailable',
+          reason: `${ca.crlUrl}: the CRL's signature does not verify under its issuer's key`,
+        },
+      ]);
+    } finally {
+      ca.mode = 'ok';
+    }
   });
 
   it('a revoked TSA certificate: the PDF is served as signed, with no archive time-stamp, and not kept', async () => {
