@@ -137,6 +137,26 @@ describe('collectCrls', () => {
     ]);
   });
 
+  it("a re-keyed CA: the CRL's signature picks which certificate of that name issued it", async () => {
+    const newCaKey = newKey();
+    const rekeyed = certificate({
+      issuer: 'Fixture CA',
+      subject: 'Fixture CA',
+      serial: 2,
+      subjectKey: newCaKey,
+      issuerKey: newCaKey,
+      ca: true,
+    });
+    const signedByNew = crl({
+      ...current,
+      key: newCaKey,
+      nextUpdate: new Date(now.getTime() + DAY),
+    });
+    const data = await collectCrls([caDer, rekeyed, tsaDer], async () => signedByNew, now);
+    expect(data.crls.map((c) => Buffer.from(c))).toEqual([signedByNew]);
+    expect(data.findings[0]?.outcome).toBe('embedded');
+  });
+
   it('a failed fetch or an unusable CRL is a finding, not an embedded CRL', async () => {
     const down = await collectCrls(
       [caDer, tsaDer],

@@ -117,13 +117,18 @@ export function parseCrl(der: Uint8Array): Crl {
 /** The OIDs of critical extensions in an Extensions list that are not in UNDERSTOOD. */
 function criticalUnknown(list: DerNode): string[] {
   const out: string[] = [];
-  for (const extension of sequence(list, 'extensions').slice(0, MAX_EXTENSIONS + 1)) {
+  for (const extension of children(expectSequence(list, 'extensions'), MAX_EXTENSIONS)) {
     const parts = sequence(extension, 'extension');
     const id = oidOf(parts[0]);
     const critical = parts.length === 3 && parts[1]?.tag === TAG.boolean && parts[1].value[0] !== 0;
     if (critical && !UNDERSTOOD.has(id)) out.push(id);
   }
   return out;
+}
+
+function expectSequence(node: DerNode, what: string): DerNode {
+  if (node.tag !== TAG.sequence) throw new DerError(`${what}: unexpected DER`);
+  return node;
 }
 
 const isTime = (node: DerNode | undefined) =>

@@ -62,8 +62,10 @@ export async function collectCrls(
     const urls = safeUrls(cert);
     if (urls.length === 0) continue;
     const name = `${cert.commonName ?? '(no name)'} serial ${Buffer.from(cert.serial).toString('hex')}`;
-    const issuer = parsed.find((c) => equalBytes(c.subject, cert.issuer));
-    if (!issuer) {
+    // every certificate under the issuer's name (a re-keyed CA has several): the CRL's
+    // signature decides which one issued it
+    const issuers = parsed.filter((c) => c !== cert && equalBytes(c.subject, cert.issuer));
+    if (issuers.length === 0) {
       out.findings.push({
         certificate: name,
         outcome: 'unavailable',
@@ -71,7 +73,7 @@ export async function collectCrls(
       });
       continue;
     }
-    const finding = await firstUsable(cert, issuer, urls, fetchOnce, now);
+    const finding = await firstUsable(cert, issuers, urls, fetchOnce, now);
     out.findings.push({ certificate: name, ...finding.finding });
     if (finding.crl && !embedded.has(keyOf(finding.crl))) {
       embedded.add(keyOf(finding.crl));
@@ -107,10 +109,10 @@ function safeUrls(cert: Certificate): string[] {
   }
 }
 
-/** The first URL whose CRL checks out (revoked or not); else why none did. */
+/** The first URL whose CRL checks out under one of `issuers` (revoked or not); else why none did. */
 async function firstUsable(
   cert: Certificate,
-  issuer: Certificate,
+  issuers: Certificate[],
   urls: string[],
   fetchCrl: CrlFetcher,
   now: Date,
@@ -124,9 +126,10 @@ async function firstUsable(
       reasons.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    const check = checkCrl(bytes, cert, issuer, now);
-    if (!check.ok) {
-      reasons.push(`${url}: ${check.reason}`);
+    const checks = issuers.map((issuer) => checkCrl(bytes, cert, issuer, now));
+    const check = checks.find((c) => c.ok) ?? checks[0];
+    if (!check?.ok) {
+      reasons.push(`${url}: ${check?.reason ?? 'no issuer'}`);
       continue;
     }
     if (check.revokedAt) {
