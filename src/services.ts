@@ -177,7 +177,10 @@ function pdfsOf(
     time.pdfCredentials,
     time.timestamping?.signatures,
     time.timestamping && config.tsa.longTerm
-      ? { tsaCertificates: time.timestamping.certificates }
+      ? {
+          tsaCertificates: time.timestamping.certificates,
+          revocation: time.timestamping.revocation,
+        }
       : undefined,
   );
   const maker = new SignedReceiptPdfMaker(pdfSigner, {
@@ -210,6 +213,7 @@ function pdfRenewalOf(
       timestamper: timestamping.signatures,
       tsaCertificates: timestamping.certificates,
       marginMs: config.tsa.renewalMarginDays * DAY_MS,
+      revocation: timestamping.revocation,
     });
 }
 

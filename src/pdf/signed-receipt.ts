@@ -39,7 +39,8 @@ export class SignedReceiptPdfMaker implements ReceiptPdfMaker {
     const signed = await this.signer.sign(rendered);
     const stamped =
       !this.timestamping ||
-      (signed.timestamped && (this.signer.longTerm === undefined || signed.archived === true));
+      (signed.timestamped &&
+        (this.signer.longTerm === undefined || (signed.archived === true && !signed.incomplete)));
     return { bytes: signed.pdf, stamped };
   }
 

@@ -29,8 +29,13 @@ export interface ReceiptPdfStore {
   /** Kept PDFs whose archive time-stamp stops being relied on before `before`, soonest first. */
   dueForRenewal(before: Date, limit: number): Promise<DuePdf[]>;
   /**
+   * Leases up to `limit` of the PDFs due before `before` whose renewal lease is not held at
+   * `now` until `leaseUntil`, soonest first: replicas claiming at the same time get disjoint rows.
+   */
+  claimForRenewal(before: Date, now: Date, leaseUntil: Date, limit: number): Promise<DuePdf[]>;
+  /**
    * Puts the renewed PDF in place of `previous` (kept among the versions), unless the row no
-   * longer holds `previous` (then nothing changes and false is returned).
+   * longer holds `previous` (then nothing changes and false is returned); the lease is released.
    */
   renew(due: DuePdf, renewed: StoredReceiptPdf): Promise<boolean>;
 }

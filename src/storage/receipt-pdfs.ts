@@ -22,6 +22,14 @@ const rowOf = (receiptId: string, state: ReceiptPdfState, stored: StoredReceiptP
   archive_expires_at: stored.archiveExpiresAt ?? null,
 });
 
+const dueOf = (r: Row): DuePdf => ({
+  receiptId: r.receipt_id,
+  state: r.state,
+  receiptHash: r.receipt_hash,
+  pdf: Buffer.from(r.pdf),
+  ...(r.archive_expires_at ? { archiveExpiresAt: new Date(r.archive_expires_at) } : {}),
+});
+
 /** Signed PDF receipts (`receipt_pdfs`), one per receipt and state, and the renewed ones' past. */
 export class ReceiptPdfRepository implements ReceiptPdfStore {
   constructor(private readonly knex: Knex) {}
@@ -57,13 +65,33 @@ export class ReceiptPdfRepository implements ReceiptPdfStore {
       .orderBy('archive_expires_at')
       .limit(limit)
       .select('receipt_id', 'state', 'receipt_hash', 'pdf', 'archive_expires_at')) as Row[];
-    return rows.map((r) => ({
-      receiptId: r.receipt_id,
-      state: r.state,
-      receiptHash: r.receipt_hash,
-      pdf: Buffer.from(r.pdf),
-      ...(r.archive_expires_at ? { archiveExpiresAt: new Date(r.archive_expires_at) } : {}),
-    }));
+    return rows.map(dueOf);
+  }
+
+  async claimForRenewal(
+    before: Date,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<DuePdf[]> {
+    // The locking select stays a materialized CTE: as an in-subquery the planner may run it again
+    // and lease more than `limit` rows.
+    const result = (await this.knex.raw(
+      `with due as materialized (
+         select receipt_id, state from receipt_pdfs
+         where archive_expires_at < ?
+           and (renewal_lease_until is null or renewal_lease_until < ?)
+         order by archive_expires_at limit ? for update skip locked
+       )
+       update receipt_pdfs set renewal_lease_until = ?
+       from due where receipt_pdfs.receipt_id = due.receipt_id and receipt_pdfs.state = due.state
+       returning receipt_pdfs.receipt_id, receipt_pdfs.state, receipt_pdfs.receipt_hash,
+         receipt_pdfs.pdf, receipt_pdfs.archive_expires_at`,
+      [before, now, limit, leaseUntil],
+    )) as { rows: Row[] };
+    return result.rows
+      .map(dueOf)
+      .sort((a, b) => (a.archiveExpiresAt?.getTime() ?? 0) - (b.archiveExpiresAt?.getTime() ?? 0));
   }
 
   async renew(due: DuePdf, renewed: StoredReceiptPdf): Promise<boolean> {
@@ -85,6 +113,7 @@ export class ReceiptPdfRepository implements ReceiptPdfStore {
           receipt_hash: renewed.receiptHash,
           pdf: renewed.pdf,
           archive_expires_at: renewed.archiveExpiresAt ?? null,
+          renewal_lease_until: null,
         });
       return true;
     });

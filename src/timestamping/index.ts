@@ -6,8 +6,11 @@ import type { Config } from '../config.js';
 import {
   loadPdfCredentials,
   type PdfCredentials,
+  type RevocationFinding,
+  type RevocationSource,
   type SignatureTimestamper,
 } from '../pdf/sign/index.js';
+import { crlRevocationSource } from './crl-client.js';
 import { CheckpointTimestamper, type TimestampOutcome } from './checkpoint-timestamper.js';
 import type { TsaOptions } from './client.js';
 import { signatureTimestamper } from './signature-timestamper.js';
@@ -21,6 +24,12 @@ export interface Timestamping {
   signatures: SignatureTimestamper;
   /** TSA_CERT_FILES' certificates (DER): the ones the answers are checked against. */
   certificates: readonly Uint8Array[];
+  /**
+   * The CRLs of a B-LT DSS (PDF_LONG_TERM), fetched within TSA_TIMEOUT_MS each; every
+   * certificate's outcome goes to the `onRevocation` listeners.
+   */
+  revocation: RevocationSource;
+  onRevocation(listener: (finding: RevocationFinding) => void): void;
   /** Every attempt's outcome (metrics, logs); PDF ones have no tree size. */
   onOutcome(
     listener: (outcome: Omit<TimestampOutcome, 'treeSize'> & { treeSize?: number }) => void,
@@ -50,7 +59,8 @@ export function timekeepingOf(config: Config, store: TimestampStore) {
     trusted,
     timeoutMs: config.tsa.timeoutMs,
   }));
-  const timestamping = tsas.length > 0 ? createTimestamping(tsas, store, trusted) : undefined;
+  const timestamping =
+    tsas.length > 0 ? createTimestamping(tsas, store, trusted, config.tsa.timeoutMs) : undefined;
   const timekeeping: Timekeeping = {
     store,
     ...(timestamping ? { onSealed: timestamping.checkpoints.onSealed } : {}),
@@ -64,8 +74,10 @@ function createTimestamping(
   tsas: TsaOptions[],
   store: TimestampStore,
   certificates: readonly Uint8Array[],
+  timeoutMs: number,
 ): Timestamping {
   const checkpoints = new CheckpointTimestamper({ tsas, store });
+  const revocationListeners: ((finding: RevocationFinding) => void)[] = [];
   const listeners: Parameters<Timestamping['onOutcome']>[0][] = [];
   checkpoints.onOutcome((outcome) => listeners.forEach((l) => l(outcome)));
   return {
@@ -73,6 +85,10 @@ function createTimestamping(
     certificates,
     signatures: signatureTimestamper(tsas, (outcome) => listeners.forEach((l) => l(outcome))),
     onOutcome: (listener) => void listeners.push(listener),
+    revocation: crlRevocationSource({ timeoutMs }, (finding) =>
+      revocationListeners.forEach((l) => l(finding)),
+    ),
+    onRevocation: (listener) => void revocationListeners.push(listener),
     close: () => checkpoints.close(),
   };
 }

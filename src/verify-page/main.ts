@@ -3,6 +3,7 @@ import {
   checkTimestamps,
   readBundle,
   verifyBundle,
+  type IndependentTime,
   type Step,
   type Verdict,
 } from '@verification-receipts/verify';
@@ -33,6 +34,8 @@ interface Receipt {
   pdf?: { printed?: { text: string }; signature?: PdfSignature };
   /** The timestamps step: the bundle's tokens against the TSA certificates the page pins. */
   timestamps?: Step;
+  /** The authorities of the tokens that verified (their certificates bound the evidence). */
+  timestampAuthorities?: IndependentTime['authorities'];
 }
 
 const trust = pageTrust();
@@ -63,6 +66,7 @@ function evaluate(): Verdict | undefined {
       trust,
       ...(r.pdf ? { pdf: r.pdf } : {}),
       ...(r.timestamps ? { timestamps: r.timestamps } : {}),
+      ...(r.timestampAuthorities ? { timestampAuthorities: r.timestampAuthorities } : {}),
       ...(state.artifact ? { artifact: state.artifact.bytes } : {}),
       ...(state.status ? { status: state.status } : {}),
     });
@@ -119,7 +123,7 @@ async function readReceipt(file: File): Promise<Pick<typeof state, 'receipt' | '
     const pdf =
       read.from === 'pdf' ? { printed: read.printed, signature: read.signature } : undefined;
     const receipt = receiptOf(read.bundle, pdf);
-    receipt.timestamps = await timestampsStep(read.bundle);
+    Object.assign(receipt, await timestampsOf(read.bundle));
     return { receipt };
   } catch {
     return { unreadable: 'the file cannot be read as a receipt' };
@@ -127,17 +131,24 @@ async function readReceipt(file: File): Promise<Pick<typeof state, 'receipt' | '
 }
 
 /**
- * The bundle's RFC 3161 tokens, checked against the TSA certificates the page was served with;
- * without any, the tokens are reported unchecked rather than trusted on their own word.
+ * The bundle's RFC 3161 tokens, checked against the TSA certificates the page was served with,
+ * and the authorities of those that verified; without any pinned, the tokens are reported
+ * unchecked rather than trusted on their own word.
  */
-async function timestampsStep(bundle: unknown): Promise<Step> {
+async function timestampsOf(
+  bundle: unknown,
+): Promise<Pick<Receipt, 'timestamps' | 'timestampAuthorities'>> {
   const checked = await checkTimestamps(bundle, tsaCertificates);
-  if (tsaCertificates.length > 0 || checked.step.status !== 'SKIP') return checked.step;
+  const found = {
+    timestamps: checked.step,
+    ...(checked.authorities ? { timestampAuthorities: checked.authorities } : {}),
+  };
+  if (tsaCertificates.length > 0 || checked.step.status !== 'SKIP') return found;
   const parsed = parseBundle(bundle);
   const count = parsed.ok ? (parsed.bundle.logEntry?.timestamps?.length ?? 0) : 0;
-  if (count === 0) return checked.step;
+  if (count === 0) return found;
   const detail = `${count} time-stamp token(s) not checked: no pinned timestamp authority (this service publishes none)`;
-  return { ...checked.step, detail };
+  return { timestamps: { ...checked.step, detail } };
 }
 
 function receiptOf(bundle: unknown, pdf: Receipt['pdf'] | undefined): Receipt {

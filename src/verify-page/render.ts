@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { Step, Verdict } from '@verification-receipts/verify';
+import type { EvidenceHorizon, Step, Verdict } from '@verification-receipts/verify';
 import { reasonText } from '@verification-receipts/verify/internals';
 import type { Banner } from './banner.js';
 import { $, el, row } from './dom.js';
@@ -83,7 +83,34 @@ function renderSummary(verdict: Verdict, artifactName?: string): void {
     ...(d ? row('Reasons', list) : []),
     ...row('Current status', status),
     ...row('Document', documentText(verdict, artifactName)),
+    ...(verdict.evidence ? evidenceRows(verdict.evidence) : []),
   );
+}
+
+/**
+ * Until when the evidence holds and the algorithms it relies on, each with its horizon: what the
+ * command line's `--json` reports as `evidence` (the verifier's horizon.ts), in words.
+ */
+function evidenceRows(h: EvidenceHorizon): HTMLElement[] {
+  const until = el(
+    'span',
+    'evidence-until',
+    h.until === null
+      ? 'No end date: nothing it relies on states one.'
+      : `${h.until.slice(0, 10)}, the end of ${h.limitedBy ?? 'what it relies on'}.`,
+  );
+  until.id = 'evidence-until';
+  until.dataset.until = h.until ?? '';
+  const list = el('ul', 'evidence-algorithms');
+  list.id = 'evidence-algorithms';
+  list.append(
+    ...h.algorithms.map((a) => {
+      const item = el('li', '', `${a.name} (${a.usedFor.join(', ')}): ${a.horizon}`);
+      item.dataset.algorithm = a.name;
+      return item;
+    }),
+  );
+  return [...row('Evidence holds until', until), ...row('Relies on', list)];
 }
 
 function documentText(verdict: Verdict, artifactName?: string): string {

@@ -133,9 +133,9 @@ export function tsConfig(
 export async function startTsa(
   dir: string,
   mode: TsaMode = 'ok',
-  identity: { name?: string; days?: number } = {},
+  identity: { name?: string; days?: number; files?: TsaFiles } = {},
 ): Promise<TestTsa> {
-  const files = makeTsaFiles(dir, identity.name, identity.days);
+  const files = identity.files ?? makeTsaFiles(dir, identity.name, identity.days);
   const sockets = new Set<import('node:net').Socket>();
   const tsa: TestTsa = {
     url: '',

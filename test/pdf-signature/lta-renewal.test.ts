@@ -111,7 +111,9 @@ describe('archive time-stamp renewal', () => {
     const same = await renewDuePdfs(job(short, nearEnd));
     expect(same.renewed).toBe(0);
     expect(same.failed[0]?.reason).toMatch(/would not be relied on longer/);
-    const run = await renewDuePdfs(job(long, nearEnd));
+    // the failed renewal keeps its lease: the file is tried again one lease (an hour) later
+    expect(await renewDuePdfs(job(long, nearEnd))).toEqual({ renewed: 0, failed: [] });
+    const run = await renewDuePdfs(job(long, new Date(nearEnd.getTime() + 61 * 60 * 1000)));
     expect(run).toEqual({ renewed: 1, failed: [] });
 
     const renewed = await download(id);

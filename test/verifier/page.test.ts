@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { EvidenceHorizon } from '@verification-receipts/verify';
+import { main } from '@verification-receipts/verify/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../scripts/build-verify-page.mjs';
 import {
@@ -169,6 +171,41 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     // the re-check asks again and comes to the same verdict
     await page.click('#recheck');
     await page.waitForSelector('#verdict[data-verdict="accepted"]');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows until when the evidence holds and the algorithms it relies on, as receipt-verify --json does', async () => {
+    const { receiptId } = await issue();
+    const file = await pdfOf(receiptId);
+    const { page, problems } = await openPage();
+    expect(await verdictFor(page, file)).toBe('accepted');
+    const jwks = path.join(dir, 'horizon-jwks.json');
+    fs.writeFileSync(jwks, (await ctx.app.inject({ url: '/.well-known/jwks.json' })).body);
+    const out: string[] = [];
+    const args = [file, '--jwks', jwks, '--tsa-cert', tsa.caFile, '--offline', '--json'];
+    const code = await main(args, { out: (l) => out.push(l), err: (l) => out.push(l) });
+    expect(code, out.join('\n')).toBe(0);
+    const cli = (JSON.parse(out.join('\n')) as { evidence: EvidenceHorizon }).evidence;
+    // the PDF signature (ECDSA P-256), the receipt and the checkpoint (Ed25519), the time-stamps
+    // (the test authority's RSA key): the earliest end is the algorithms' published one
+    expect(cli.until).toBe('2035-12-31T23:59:59.000Z');
+    expect(await page.getAttribute('#evidence-until', 'data-until')).toBe(cli.until);
+    expect(await page.textContent('#evidence-until')).toBe(
+      `2035-12-31, the end of ${cli.limitedBy ?? ''}.`,
+    );
+    const shown = await page.$$eval('#evidence-algorithms li', (items) =>
+      items.map((i) => ({ name: i.dataset.algorithm, text: i.textContent })),
+    );
+    expect(shown.map((a) => a.name).sort()).toEqual(cli.algorithms.map((a) => a.name).sort());
+    expect(shown.map((a) => a.name)).toEqual(
+      expect.arrayContaining(['Ed25519', 'ECDSA P-256', 'RSA']),
+    );
+    const rsa = shown.find((a) => a.name === 'RSA')?.text ?? '';
+    expect(rsa).toMatch(
+      /^RSA \(time-stamps\): until a cryptographically relevant quantum computer/,
+    );
+    expect(await page.textContent('#summary')).toContain('Evidence holds until');
     expect(problems).toEqual([]);
     await page.close();
   });

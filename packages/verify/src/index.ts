@@ -24,4 +24,5 @@ export {
 } from './webhook.js';
 export type { TrustRoot } from './trust.js';
 export type { Verdict, VerdictLabel } from './verdict.js';
+export type { EvidenceHorizon } from './horizon.js';
 export type { Step, StepId } from './steps.js';

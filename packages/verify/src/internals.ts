@@ -26,7 +26,18 @@ export { failedStepSentence } from './plain.js';
 export { PDF_SIGNER_STATEMENT_TYPE, type PdfSignerEndorsement } from './pdf/endorsement.js';
 export type { PdfSignature } from './pdf/signature.js';
 // DER, X.509 and RFC 3161
-export { children, DerError, equalBytes, readNode, readWhole, sequence } from './timestamp/der.js';
+export {
+  children,
+  DerError,
+  equalBytes,
+  oidOf,
+  readNode,
+  readWhole,
+  sequence,
+  TAG,
+  unsignedInteger,
+  type DerNode,
+} from './timestamp/der.js';
 export {
   certificateFingerprint,
   certificatesFromPem,

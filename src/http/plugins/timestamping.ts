@@ -9,8 +9,10 @@ const RENEWAL_INTERVAL_MS = 6 * 60 * 60 * 1000;
  * PDF signing and RFC 3161 time-stamping at run time: the PDF signing credentials are loaded (or
  * made) at start, so a bad key or certificate stops the start; every time-stamp attempt is
  * logged and counted (`tsa_requests_total` by use and outcome); closing abandons the requests
- * and retries in progress. With PDF_LONG_TERM, kept PDFs' archive time-stamps are renewed every
- * six hours when due (src/timestamping/pdf-renewal.ts).
+ * and retries in progress. With PDF_LONG_TERM, every CRL lookup for a DSS is counted
+ * (`pdf_revocation_data_total` by outcome) and a missing or revoking one logged, and kept PDFs'
+ * archive time-stamps are renewed every six hours when due (src/timestamping/pdf-renewal.ts; one
+ * replica per file, by lease).
  */
 export default fp(
   async function timestamping(app: FastifyInstance) {
@@ -34,6 +36,19 @@ export default fp(
     });
     app.addHook('onClose', () => timestamping.close());
     if (!renewDuePdfs) return;
+    const revocation = new Counter({
+      name: 'pdf_revocation_data_total',
+      help: "CRLs looked up for PDF receipts' DSS, by outcome (embedded, unavailable, revoked)",
+      labelNames: ['outcome'],
+      registers: [app.metrics.registry],
+    });
+    timestamping.onRevocation((finding) => {
+      revocation.inc({ outcome: finding.outcome });
+      if (finding.outcome === 'revoked')
+        app.log.error(finding, 'a certificate of the PDF is revoked: the PDF is not archived');
+      else if (finding.outcome === 'unavailable')
+        app.log.warn(finding, 'a published CRL could not be had: the DSS lacks it');
+    });
     const renew = async () => {
       const run = await renewDuePdfs();
       if (run.renewed > 0 || run.failed.length > 0)

@@ -1,6 +1,7 @@
 import { certificateFingerprint } from '@verification-receipts/verify/internals';
 import type { PdfCredentials } from './credentials.js';
 import { archive, archiveExpiry, certificatesOfCms } from './long-term.js';
+import type { RevocationSource } from './revocation.js';
 import { signPdf, type SignatureTimestamper, type SignedPdf } from './pades.js';
 
 export {
@@ -10,6 +11,7 @@ export {
   type PdfSigningFiles,
 } from './credentials.js';
 export type { SignatureTimestamper, SignedPdf } from './pades.js';
+export type { CrlFetcher, RevocationFinding, RevocationSource } from './revocation.js';
 
 /** Signs rendered PDF receipts with the service's PDF credentials (PAdES B-B, or B-T with a TSA). */
 export class PdfSigner {
@@ -22,9 +24,10 @@ export class PdfSigner {
     readonly timestamper?: SignatureTimestamper,
     /**
      * Set for PAdES B-LTA (PDF_LONG_TERM): the authorities' certificates (TSA_CERT_FILES) go into
-     * the DSS beside the signature's, then a document time-stamp covers it.
+     * the DSS beside the signature's with their issuers' CRLs (`revocation`), then a document
+     * time-stamp covers it.
      */
-    readonly longTerm?: { tsaCertificates: readonly Uint8Array[] },
+    readonly longTerm?: { tsaCertificates: readonly Uint8Array[]; revocation?: RevocationSource },
   ) {}
 
   private get credentials(): PdfCredentials {
@@ -67,7 +70,14 @@ export class PdfSigner {
         ...this.longTerm.tsaCertificates,
       ],
     };
-    const archived = await archive(signed.pdf, material, this.timestamper);
-    return archived ? { ...signed, pdf: archived, archived: true } : signed;
+    const archived = await archive(
+      signed.pdf,
+      material,
+      this.timestamper,
+      this.longTerm.revocation,
+    );
+    if (!archived.pdf) return signed;
+    const gaps = archived.revocation.some((f) => f.outcome === 'unavailable');
+    return { ...signed, pdf: archived.pdf, archived: true, ...(gaps ? { incomplete: true } : {}) };
   }
 }

@@ -20,6 +20,7 @@ import {
 } from 'pdf-lib';
 import { BYTE_RANGE_PLACEHOLDER, incrementalUpdate, locate, type Prepared } from './incremental.js';
 import type { SignatureTimestamper } from './pades.js';
+import type { RevocationFinding, RevocationSource } from './revocation.js';
 
 /**
  * PAdES B-LT and B-LTA (ETSI EN 319 142-1 5.4, 5.5) on a signed PDF, each step an incremental
@@ -251,20 +252,47 @@ export async function archiveExpiry(
     : check.signer.notAfter;
 }
 
+/** What `archive` made: the B-LTA file, or why there is none, and the revocation findings. */
+export interface Archived {
+  /** Undefined when no authority answered or a certificate of the file is revoked. */
+  pdf: Buffer | undefined;
+  /** Why there is no file. */
+  reason?: string;
+  /** Per certificate whose issuer publishes a CRL: embedded, unavailable or revoked. */
+  revocation: RevocationFinding[];
+}
+
 /**
- * The signed PDF made B-LTA: a DSS with `material` and the certificates every signature and
- * time-stamp in the file carries, then a document time-stamp over it. Undefined when no
- * authority answered (the file then stays what it was).
+ * The signed PDF made B-LTA: a DSS with `material`, the certificates every signature and
+ * time-stamp in the file carries and, from `revocation`, their issuers' CRLs, then a document
+ * time-stamp over it. A CRL that cannot be had leaves the file without it (a finding says so);
+ * a CRL that lists one of the certificates stops the archiving: no file is made whose archive
+ * time-stamp would vouch for a revoked signer.
  */
 export async function archive(
   pdf: Buffer,
   material: ValidationMaterial,
   timestamper: SignatureTimestamper,
-): Promise<Buffer | undefined> {
+  revocation?: RevocationSource,
+): Promise<Archived> {
   const carried = (await signatureContents(pdf)).flatMap((s) => certificatesOfCms(s.der));
+  const certificates = [...material.certificates, ...carried];
+  const found = revocation ? await revocation(certificates) : { crls: [], findings: [] };
+  const revoked = found.findings.find((f) => f.outcome === 'revoked');
+  if (revoked) {
+    return {
+      pdf: undefined,
+      reason: `${revoked.certificate} is ${revoked.reason ?? 'revoked'} (${revoked.url ?? ''})`,
+      revocation: found.findings,
+    };
+  }
   const withDss = await addDss(pdf, {
-    ...material,
-    certificates: [...material.certificates, ...carried],
+    certificates,
+    crls: [...(material.crls ?? []), ...found.crls],
+    ...(material.ocsps ? { ocsps: material.ocsps } : {}),
   });
-  return addDocumentTimestamp(withDss, timestamper);
+  const stamped = await addDocumentTimestamp(withDss, timestamper);
+  return stamped
+    ? { pdf: stamped, revocation: found.findings }
+    : { pdf: undefined, reason: 'no time-stamp authority answered', revocation: found.findings };
 }

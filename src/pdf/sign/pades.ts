@@ -29,6 +29,11 @@ export interface SignedPdf {
   timestampToken?: Buffer;
   /** A DSS and a document time-stamp follow the signature (B-LTA). */
   archived?: boolean;
+  /**
+   * A CRL an authority publishes for one of the file's certificates could not be had: the DSS
+   * lacks it, so the file is served but not kept (the next request makes it again).
+   */
+  incomplete?: boolean;
 }
 
 /** Room for the SignedData besides its certificates: attributes, signature, structure. */

@@ -26,6 +26,7 @@ import * as m024 from './024_proven_ci_receipts.js';
 import * as m025 from './025_webhooks.js';
 import * as m026 from './026_notary_certificates.js';
 import * as m027 from './027_receipt_pdf_renewal.js';
+import * as m028 from './028_receipt_pdf_renewal_lease.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '025_webhooks': m025,
   '026_notary_certificates': m026,
   '027_receipt_pdf_renewal': m027,
+  '028_receipt_pdf_renewal_lease': m028,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
