@@ -107,6 +107,16 @@ describe('CLI help', () => {
     for (const option of Object.keys(VERIFY_OPTIONS)) expect(res.out).toContain(`--${option}`);
   });
 
+  it('the help and error shown in docs/cli.md are what the CLI prints', async () => {
+    const doc = fs.readFileSync('docs/cli.md', 'utf8');
+    const blocks = [...doc.matchAll(/```console\n\$ receipts (.+)\n([\s\S]*?)\n```\n/g)];
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const [, command = '', shown = ''] of blocks) {
+      const res = await cli(...command.split(' '));
+      expect([res.out, res.err].filter(Boolean).join('\n'), command).toBe(shown.trimEnd());
+    }
+  });
+
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
     expect(await cli('--version')).toMatchObject({ code: 0, out: `receipts ${version}` });
