@@ -50,7 +50,7 @@ export const UNIT_TESTS = [
   'test/http/plugins/json-body.test.ts',
   'test/pdf/**/*.test.ts',
   'test/pdf-signature/crl.test.ts',
-  'test/cli/{suggest,log-monitor-origin}.test.ts',
+  'test/cli/log-monitor-origin.test.ts',
   'test/webhooks/addresses.test.ts',
   'test/github/{app-permissions,deployment-callback,deployment-policy,policy-check}.test.ts',
   'test/verifier/{pdf-binding,reason-labels}.test.ts',

@@ -33,6 +33,7 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
   },
   'policy check': {
     usage: 'policy check [FILE]',
+    operand: '[FILE]',
     summary:
       "Validates a repository's .github/receipts.yml offline, as the GitHub App reads it, and says what each gated environment accepts (no store).",
     flags: {},
@@ -81,6 +82,7 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
         value: 'VKEY',
         text: "require a valid cosignature by this witness's Ed25519 cosigner vkey (repeatable)",
         default: 'no cosignature required',
+        repeatable: true,
       },
       state: {
         value: 'FILE',
@@ -121,6 +123,8 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
   },
   'signing-keys endorse': {
     usage: 'signing-keys endorse KID',
+    operand: '<KID>',
+    dashOperand: true,
     summary:
       "The active key vouches for a key already in the store that no endorsement reaches (only for keys known to be this service's own).",
     flags: {},
@@ -134,7 +138,7 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
       'Creates the store (the embedded one in DATA_DIR, or the tables in DATABASE_URL) and brings its schema up to date.',
     flags: {},
     example: 'DATA_DIR=./data receipts init',
-    writes: true,
+    // no `writes`: creating or migrating the store is the whole output, which names the store
   },
   migrate: {
     usage: 'migrate',
@@ -142,7 +146,6 @@ export const OPERATION_HELP: Record<string, CommandHelp> = {
       "Brings the store's schema up to date, creating the store if none exists (the server does this at start).",
     flags: {},
     example: 'receipts migrate',
-    writes: true,
   },
   demo: {
     usage: 'demo [--url URL] [--dir DIR]',

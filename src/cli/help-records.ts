@@ -31,6 +31,7 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
     usage: 'keys revoke ID',
     summary: 'Revokes an API key (the id keys list shows); it is refused with 401 at once.',
     flags: {},
+    operand: '<ID>',
     example: 'receipts keys revoke 6f1c2d3e-0000-4000-8000-000000000001',
     store: true,
     writes: true,
@@ -155,9 +156,9 @@ export const RECORD_HELP: Record<string, CommandHelp> = {
     example:
       "receipts tenants policy --tenant acme --ci-repositories 'acme/*' --ci-profile ci-provenance-v2",
     store: true,
-    writes: (args) =>
-      args.some((a) =>
-        /^--(ci-repositories|ci-profile|notary-trust-anchors|notary-signer|clear)(=|$)/.test(a),
+    writes: (flags) =>
+      ['ci-repositories', 'ci-profile', 'notary-trust-anchors', 'notary-signer', 'clear'].some(
+        (name) => flags.given(name),
       ),
   },
 };

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { DataDirLockedError } from '../../storage/data-dir-lock.js';
 import { adminSocketPath, forwardToServer } from '../admin-channel.js';
-import { flags, withServices, type CliContext, type Command } from '../context.js';
+import { withServices, type CliContext, type Command } from '../context.js';
 import { createMaterial } from '../demo/material.js';
 import { tellStory } from '../demo/story.js';
 
@@ -16,13 +16,10 @@ import { tellStory } from '../demo/story.js';
  * channel), so it works there too.
  */
 export const demoCommand: Command = async (ctx) => {
-  const { values } = flags(ctx, { url: { type: 'string' }, dir: { type: 'string' } });
-  const dir = path.resolve(
-    (values.dir as string | undefined) ?? path.join(ctx.config.dataDir, 'demo'),
-  );
+  const dir = path.resolve(ctx.flags.string('dir') ?? path.join(ctx.config.dataDir, 'demo'));
   const screening = ctx.config.screeningListsDir !== undefined;
   const material = await withServices(ctx, (s) => createMaterial(s, dir), { loadScreening: false });
-  const url = (values.url as string | undefined) ?? `http://127.0.0.1:${ctx.config.port}`;
+  const url = ctx.flags.string('url') ?? `http://127.0.0.1:${ctx.config.port}`;
   const inServer = ctx.services;
   if (inServer || (await answers(url))) {
     const seal = inServer

@@ -1,19 +1,24 @@
 import { decodeBase64url } from '../../receipts/base64url.js';
 import { rawEd25519PublicKey, signRevocation } from '../../receipts/revocation.js';
-import { CliError, flags, readFlagFile, required, withStore, type Command } from '../context.js';
+import {
+  CliError,
+  readFlagFile,
+  required,
+  withStore,
+  type Command,
+  type ParsedFlags,
+} from '../context.js';
 
-function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unknown }): string {
-  if (typeof values['public-key'] === 'string') {
-    const raw = decodeBase64url(values['public-key']);
+function publicKeyFrom(flags: ParsedFlags): string {
+  const given = flags.string('public-key');
+  if (given !== undefined) {
+    const raw = decodeBase64url(given);
     if (raw?.length !== 32) {
       throw new CliError('--public-key must be a raw 32-byte Ed25519 key, base64url');
     }
     return raw.toString('base64url');
   }
-  const file = required(
-    values['public-key-file'] as string | undefined,
-    'public-key or --public-key-file',
-  );
+  const file = required(flags.string('public-key-file'), 'public-key or --public-key-file');
   const pem = readFlagFile(file);
   if (/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(pem)) {
     throw new CliError(
@@ -29,16 +34,11 @@ function publicKeyFrom(values: { 'public-key'?: unknown; 'public-key-file'?: unk
 }
 
 const add: Command = async (ctx) => {
-  const { values } = flags(ctx, {
-    tenant: { type: 'string' },
-    id: { type: 'string' },
-    'public-key': { type: 'string' },
-    'public-key-file': { type: 'string' },
-  });
+  const { flags } = ctx;
   const issuer = {
-    tenant: required(values.tenant, 'tenant'),
-    issuerId: required(values.id, 'id'),
-    publicKey: publicKeyFrom(values),
+    tenant: required(flags.string('tenant'), 'tenant'),
+    issuerId: required(flags.string('id'), 'id'),
+    publicKey: publicKeyFrom(flags),
   };
   const result = await withStore(ctx, async (repos) => {
     const existing = await repos.issuers.find(issuer.issuerId);
@@ -55,16 +55,13 @@ const add: Command = async (ctx) => {
 };
 
 const list: Command = async (ctx) => {
-  const { values } = flags(ctx, { tenant: { type: 'string' } });
-  const issuers = await withStore(ctx, (repos) =>
-    repos.issuers.list(values.tenant as string | undefined),
-  );
+  const tenant = ctx.flags.string('tenant');
+  const issuers = await withStore(ctx, (repos) => repos.issuers.list(tenant));
   for (const i of issuers) ctx.out(`${i.tenant}  ${i.issuerId}  ${i.publicKey}`);
 };
 
 const remove: Command = async (ctx) => {
-  const { values } = flags(ctx, { id: { type: 'string' } });
-  const id = required(values.id, 'id');
+  const id = required(ctx.flags.string('id'), 'id');
   if (!(await withStore(ctx, (repos) => repos.issuers.remove(id)))) {
     throw new CliError(`no issuer ${id}`, 1);
   }
@@ -75,26 +72,21 @@ export const issuerCommands = { add, list, remove };
 
 /** Prints the three revoke headers, signed now, for use with curl. Needs no store. */
 export const signRevocationCommand: Command = async (ctx) => {
-  const { values } = flags(ctx, {
-    issuer: { type: 'string' },
-    'key-file': { type: 'string' },
-    receipt: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const receiptId = required(values.receipt, 'receipt');
+  const { flags } = ctx;
+  const receiptId = required(flags.string('receipt'), 'receipt');
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(receiptId)) {
     throw new CliError('--receipt must be a receipt uuid');
   }
-  const keyFile = required(values['key-file'], 'key-file');
+  const keyFile = required(flags.string('key-file'), 'key-file');
   const pem = readFlagFile(keyFile);
   const timestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   let headers;
   try {
-    headers = signRevocation(pem, required(values.issuer, 'issuer'), receiptId, timestamp);
+    headers = signRevocation(pem, required(flags.string('issuer'), 'issuer'), receiptId, timestamp);
   } catch {
     throw new CliError(`${keyFile} is not an Ed25519 private key (PKCS#8 PEM)`);
   }
-  if (values.json) {
+  if (flags.boolean('json')) {
     ctx.out(
       JSON.stringify({
         'x-issuer-id': headers.issuerId,

@@ -1,16 +1,11 @@
 import { isScope, SCOPES, type Scope } from '../../auth/scopes.js';
-import { CliError, flags, required, withStore, type Command } from '../context.js';
+import { CliError, required, withStore, type Command } from '../context.js';
 
 const create: Command = async (ctx) => {
-  const { values } = flags(ctx, {
-    tenant: { type: 'string' },
-    name: { type: 'string' },
-    scopes: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const tenant = required(values.tenant, 'tenant');
-  const name = required(values.name, 'name');
-  const scopes = required(values.scopes, 'scopes')
+  const { flags } = ctx;
+  const tenant = required(flags.string('tenant'), 'tenant');
+  const name = required(flags.string('name'), 'name');
+  const scopes = required(flags.string('scopes'), 'scopes')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -21,7 +16,7 @@ const create: Command = async (ctx) => {
   const { record, token } = await withStore(ctx, (repos) =>
     repos.apiKeys.create({ tenant, name, scopes: [...new Set(scopes as Scope[])] }),
   );
-  if (values.json) {
+  if (flags.boolean('json')) {
     ctx.out(JSON.stringify({ id: record.id, key: token, tenant, name, scopes: record.scopes }));
   } else {
     ctx.out(`API key ${record.id} for tenant ${tenant} (${record.scopes.join(', ')}):`);
@@ -31,9 +26,8 @@ const create: Command = async (ctx) => {
 };
 
 const list: Command = async (ctx) => {
-  const { values } = flags(ctx, { json: { type: 'boolean' } });
   const keys = await withStore(ctx, (repos) => repos.apiKeys.list());
-  if (values.json) {
+  if (ctx.flags.boolean('json')) {
     ctx.out(JSON.stringify(keys));
     return;
   }
@@ -44,8 +38,7 @@ const list: Command = async (ctx) => {
 };
 
 const revoke: Command = async (ctx) => {
-  const { positionals } = flags(ctx, {});
-  const id = required(positionals[0], 'id (positional)');
+  const id = required(ctx.operands[0], 'id (positional)');
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw new CliError(`not a key id: ${id}`);
   const revoked = await withStore(ctx, (repos) => repos.apiKeys.revoke(id));
   if (!revoked) throw new CliError(`no active API key with id ${id}`, 1);

@@ -1,15 +1,6 @@
 import fs from 'node:fs';
 import { parseVerifierKey, type VerifierKey } from '@verification-receipts/verify/log';
-import {
-  CliError,
-  flags,
-  HelpRequested,
-  parseFlags,
-  withServices,
-  type CliIo,
-  type Command,
-} from '../context.js';
-import { commandHelp, HELP } from '../help.js';
+import { CliError, withServices, type CliIo, type Command, type ParsedFlags } from '../context.js';
 import { parseCosignerKey } from '../../anchoring/witness/cosignature.js';
 import { auditLog, type SeenCheckpoint } from '../log-monitor/audit.js';
 import { httpLogSource, LogFetchError, type LogSource } from '../log-monitor/source.js';
@@ -40,13 +31,15 @@ function verifierKey(text: string, from: string): VerifierKey {
 
 /** The pinned key: --vkey, --vkey-file, or the state file's; else the log's own, not pinned. */
 async function trustedKey(
-  values: { vkey?: string | undefined; 'vkey-file'?: string | undefined },
+  flags: ParsedFlags,
   state: State | undefined,
   log: LogSource,
 ): Promise<{ key: VerifierKey; vkey: string; pinned: string | undefined }> {
-  const given = values.vkey ?? (values['vkey-file'] && readFile(values['vkey-file']));
+  const pinned = flags.string('vkey');
+  const file = flags.string('vkey-file');
+  const given = pinned ?? (file && readFile(file));
   if (given) {
-    const key = verifierKey(given, values.vkey ? '--vkey' : (values['vkey-file'] as string));
+    const key = verifierKey(given, pinned ? '--vkey' : (file as string));
     if (state && state.vkey !== given.trim()) {
       throw new CliError('the pinned key differs from the one in the state file');
     }
@@ -70,36 +63,29 @@ function readFile(file: string): string {
   }
 }
 
-export const LOG_VERIFY_OPTIONS = {
-  url: { type: 'string' },
-  vkey: { type: 'string' },
-  'vkey-file': { type: 'string' },
-  state: { type: 'string' },
-  witness: { type: 'string', multiple: true },
-  'api-key': { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-
 /**
  * `receipts log verify`: a monitor. Needs no configuration, store or key of the service: only
- * the served log (c2sp.org/tlog-tiles) and, ideally, its pinned verifier key.
+ * the served log (c2sp.org/tlog-tiles) and, ideally, its pinned verifier key. Exit 0 consistent,
+ * 1 inconsistent, 2 bad usage or a log that cannot be read.
  */
-export async function logVerifyCommand(
-  args: string[],
+export const logVerifyCommand: Command = (ctx) => monitorLog(ctx.flags, ctx);
+
+/** `log verify` on a log read through `source` (tests give one with a short timeout). */
+export async function monitorLog(
+  flags: ParsedFlags,
   io: CliIo,
   source: (url: string, apiKey?: string) => LogSource = httpLogSource,
-  help = false,
 ): Promise<number> {
   try {
-    const { values } = parseFlags(args, LOG_VERIFY_OPTIONS, { help, positionals: false });
-    if (!values.url || !/^https?:\/\//.test(values.url))
+    const given = flags.string('url');
+    if (!given || !/^https?:\/\//.test(given))
       throw new CliError('--url PREFIX (http or https) is required');
-    const url = values.url.replace(/\/+$/, '');
-    const apiKey = values['api-key'];
-    const state = readState(values.state);
-    const log = source(url, apiKey);
-    const trust = await trustedKey(values, state, log);
-    const witnesses = (values.witness ?? []).map((vkey) => {
+    const url = given.replace(/\/+$/, '');
+    const stateFile = flags.string('state');
+    const state = readState(stateFile);
+    const log = source(url, flags.string('api-key'));
+    const trust = await trustedKey(flags, state, log);
+    const witnesses = flags.list('witness').map((vkey) => {
       const key = parseCosignerKey(vkey.trim());
       if (!key)
         throw new CliError(
@@ -108,30 +94,17 @@ export async function logVerifyCommand(
       return key;
     });
     const result = await auditLog(log, trust.key, state, witnesses);
-    if (result.ok && values.state) {
+    if (result.ok && stateFile) {
       fs.writeFileSync(
-        values.state,
+        stateFile,
         `${JSON.stringify({ ...result.checkpoint, vkey: trust.vkey }, null, 2)}\n`,
       );
     }
-    report(io, result, trust.pinned, state, values.json ?? false);
+    report(io, result, trust.pinned, state, flags.boolean('json'));
     return result.ok ? 0 : 1;
   } catch (err) {
-    if (err instanceof HelpRequested) {
-      io.out(commandHelp('log verify', err.options));
-      return 0;
-    }
-    if (err instanceof LogFetchError) {
-      io.err(`error: ${err.message}`);
-      io.err(LOG_URL_HINT);
-      return 2;
-    }
-    if (err instanceof CliError) {
-      io.err(`error: ${err.message}`);
-      io.err(err.hint ?? 'run `receipts log verify --help` for every flag and an example');
-      if (err.exitCode === 2) io.err(`usage: receipts ${HELP['log verify']?.usage ?? ''}`);
-      return 2;
-    }
+    // a log that cannot be read is exit 2 like bad usage, but its words are the URL's, no usage
+    if (err instanceof LogFetchError) throw new CliError(err.message, 2, LOG_URL_HINT, false);
     throw err;
   }
 }
@@ -180,9 +153,9 @@ export function rootText(root: string): string {
 
 /** `receipts log info [--url PREFIX]`: the log's identity, from the store or a served log. */
 export const logInfoCommand: Command = async (ctx) => {
-  const { values } = flags(ctx, { url: { type: 'string' } });
-  if (values.url) {
-    const url = values.url.replace(/\/+$/, '');
+  const prefix = ctx.flags.string('url');
+  if (prefix) {
+    const url = prefix.replace(/\/+$/, '');
     const source = httpLogSource(url);
     const read = async () => ({ vkey: await source.vkey(), checkpoint: await source.checkpoint() });
     const { vkey, checkpoint } = await read().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import { migrate } from '../../storage/migrations/index.js';
 import { openDatabase } from '../../storage/database.js';
-import { flags, type CliContext, type Command } from '../context.js';
+import type { CliContext, Command } from '../context.js';
 import { describeStore, embeddedStoreExists } from '../store.js';
 
 /** Opens the configured store (creating an embedded one where none exists) and migrates it. */
@@ -15,7 +15,6 @@ async function migrateStore(ctx: CliContext): Promise<string[]> {
 
 /** `receipts migrate`: the schema up to date; creates the store if none exists (the image's entrypoint relies on it). */
 export const migrateCommand: Command = async (ctx) => {
-  flags(ctx, {});
   if (ctx.services) {
     ctx.out('already up to date (the running server migrated the store when it started)');
     return;
@@ -26,7 +25,6 @@ export const migrateCommand: Command = async (ctx) => {
 
 /** `receipts init`: creates the store the CLI and the server will use, and says where it is. */
 export const initCommand: Command = async (ctx) => {
-  flags(ctx, {});
   const store = ctx.config.store;
   const where = describeStore(store, ctx.services !== undefined);
   if (ctx.services) {

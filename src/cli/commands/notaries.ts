@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { CliError, flags, readFlagFile, required, withStore, type Command } from '../context.js';
+import { CliError, readFlagFile, required, withStore, type Command } from '../context.js';
 import { readCertificate } from '../notary-certificates.js';
 
 function readP256PublicKey(file: string): string {
@@ -17,38 +17,29 @@ function readP256PublicKey(file: string): string {
 }
 
 const add: Command = async (ctx) => {
-  const { values } = flags(ctx, {
-    tenant: { type: 'string' },
-    id: { type: 'string' },
-    name: { type: 'string' },
-    state: { type: 'string' },
-    expires: { type: 'string' },
-    'public-key-file': { type: 'string' },
-    certificate: { type: 'string' },
-  });
-  const state = required(values.state, 'state').toUpperCase();
+  const { flags } = ctx;
+  const state = required(flags.string('state'), 'state').toUpperCase();
   if (!/^[A-Z]{2}$/.test(state)) throw new CliError('--state must be a 2-letter code');
-  const expires = required(values.expires, 'expires');
+  const expires = required(flags.string('expires'), 'expires');
   if (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(expires))) {
     throw new CliError('--expires must be a date YYYY-MM-DD');
   }
+  const certificateFile = flags.string('certificate');
   const certificate =
-    typeof values.certificate === 'string'
-      ? readCertificate(values.certificate, '--certificate')
-      : undefined;
-  const keyFile = values['public-key-file'];
+    certificateFile === undefined ? undefined : readCertificate(certificateFile, '--certificate');
+  const keyFile = flags.string('public-key-file');
   if (keyFile === undefined && !certificate) {
     throw new CliError('give --public-key-file, --certificate or both');
   }
   const notary = {
-    tenant: required(values.tenant, 'tenant'),
-    notaryId: required(values.id, 'id'),
-    displayName: required(values.name, 'name'),
+    tenant: required(flags.string('tenant'), 'tenant'),
+    notaryId: required(flags.string('id'), 'id'),
+    displayName: required(flags.string('name'), 'name'),
     commissionState: state,
     commissionExpires: expires,
     // without a seal key, the certificate's key stands (a SIM-ECDSA-v1 seal needs it to be P-256)
     publicKeyPem:
-      typeof keyFile === 'string'
+      keyFile !== undefined
         ? readP256PublicKey(keyFile)
         : String(certificate?.x509.publicKey.export({ format: 'pem', type: 'spki' })),
     certificateDer: certificate?.der,
@@ -66,11 +57,9 @@ function quoteSubject(subject: string): string {
 }
 
 const list: Command = async (ctx) => {
-  const { values } = flags(ctx, { tenant: { type: 'string' }, json: { type: 'boolean' } });
-  const notaries = await withStore(ctx, (repos) =>
-    repos.notaries.list(values.tenant as string | undefined),
-  );
-  if (values.json) {
+  const tenant = ctx.flags.string('tenant');
+  const notaries = await withStore(ctx, (repos) => repos.notaries.list(tenant));
+  if (ctx.flags.boolean('json')) {
     ctx.out(JSON.stringify(notaries));
     return;
   }
@@ -83,9 +72,8 @@ const list: Command = async (ctx) => {
 };
 
 const remove: Command = async (ctx) => {
-  const { values } = flags(ctx, { tenant: { type: 'string' }, id: { type: 'string' } });
-  const tenant = required(values.tenant, 'tenant');
-  const id = required(values.id, 'id');
+  const tenant = required(ctx.flags.string('tenant'), 'tenant');
+  const id = required(ctx.flags.string('id'), 'id');
   const removed = await withStore(ctx, (repos) => repos.notaries.remove(tenant, id));
   if (!removed) throw new CliError(`no notary ${id} for tenant ${tenant}`, 1);
   ctx.out(`notary ${id} removed from tenant ${tenant}`);

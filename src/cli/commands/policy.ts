@@ -6,7 +6,7 @@ import {
   MAX_REPO_CONFIG_BYTES,
 } from '../../github/policy-check.js';
 import { REPO_CONFIG_PATH } from '../../github/repo-config.js';
-import { CliError, flags, type Command } from '../context.js';
+import { CliError, type Command } from '../context.js';
 
 /**
  * `receipts policy check [FILE]`: validates a `.github/receipts.yml` offline, as the App will
@@ -14,9 +14,7 @@ import { CliError, flags, type Command } from '../context.js';
  * problem with its path; 2: the file cannot be read.
  */
 export const policyCheckCommand: Command = async (ctx) => {
-  const { positionals } = flags(ctx, {});
-  if (positionals.length > 1) throw new CliError('policy check takes one file');
-  const file = positionals[0] ?? REPO_CONFIG_PATH;
+  const file = ctx.operands[0] ?? REPO_CONFIG_PATH;
   const text = readPolicyFile(file);
   const trusted = ctx.config.ciTrustedEvents ?? DEFAULT_TRUSTED_EVENTS;
   const result = checkRepoConfigText(text, trusted);

@@ -1,25 +1,20 @@
 import { createSeal, SealInputError } from '../../receipts/seal.js';
-import { CliError, flags, readFlagFile, required, type Command } from '../context.js';
+import { CliError, readFlagFile, required, type Command } from '../context.js';
 
 /** Makes a SIM-ECDSA-v1 seal (ES256 compact JWS) for tests and demos. Needs no store. */
 export const sealCreateCommand: Command = async (ctx) => {
-  const { values } = flags(ctx, {
-    'notary-id': { type: 'string' },
-    state: { type: 'string' },
-    'doc-hash': { type: 'string' },
-    'key-file': { type: 'string' },
-  });
-  const docHash = required(values['doc-hash'], 'doc-hash');
+  const { flags } = ctx;
+  const docHash = required(flags.string('doc-hash'), 'doc-hash');
   if (!/^sha256:[0-9a-f]{64}$/.test(docHash))
     throw new CliError('--doc-hash must be sha256:<64 hex>');
-  const keyFile = required(values['key-file'], 'key-file');
+  const keyFile = required(flags.string('key-file'), 'key-file');
   const pem = readFlagFile(keyFile);
   try {
     ctx.out(
       createSeal(
         {
-          notaryId: required(values['notary-id'], 'notary-id'),
-          commissionState: required(values.state, 'state').toUpperCase(),
+          notaryId: required(flags.string('notary-id'), 'notary-id'),
+          commissionState: required(flags.string('state'), 'state').toUpperCase(),
           docHash,
         },
         pem,

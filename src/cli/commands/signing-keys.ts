@@ -5,7 +5,7 @@ import {
 } from '../../files/signing-key-file.js';
 import { endorse, rotationEndorsements } from '../../receipts/key-trust.js';
 import { createSigner } from '../../receipts/signer.js';
-import { CliError, flags, positionalsOnly, withServices, type Command } from '../context.js';
+import { CliError, withServices, type Command } from '../context.js';
 
 /**
  * Generates a new Ed25519 key, writes it where the server reads its key from (or --out), and
@@ -14,10 +14,8 @@ import { CliError, flags, positionalsOnly, withServices, type Command } from '..
  * verifying. The old private key file is overwritten: it is never needed again. Restart after.
  */
 const rotate: Command = async (ctx) => {
-  const { values } = flags(ctx, { out: { type: 'string' } });
   const out =
-    (values.out as string | undefined) ??
-    (ctx.config.signing.key ? undefined : defaultKeyFile(ctx.config));
+    ctx.flags.string('out') ?? (ctx.config.signing.key ? undefined : defaultKeyFile(ctx.config));
   if (!out) {
     throw new CliError(
       'SIGNING_KEY is set inline: pass --out FILE and point SIGNING_KEY_FILE at it',
@@ -45,8 +43,7 @@ const rotate: Command = async (ctx) => {
  * before endorsements existed). Only for keys the operator knows to be the service's own.
  */
 const endorseKey: Command = async (ctx) => {
-  const [kid, ...extra] = positionalsOnly(ctx);
-  if (!kid || extra.length > 0) throw new CliError('usage: receipts signing-keys endorse KID');
+  const [kid = ''] = ctx.operands;
   await withServices(
     ctx,
     async (services) => {

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { isRepositoryPattern } from '../../receipts/checks/ci.js';
 import { CI_PROFILE_IDS } from '../../receipts/ci-profiles.js';
 import type { NotaryTrust, TenantCiPolicy } from '../../receipts/ports.js';
-import { CliError, flags, required, withStore, type Command } from '../context.js';
+import { CliError, required, withStore, type Command } from '../context.js';
 import { readCertificates } from '../notary-certificates.js';
 
 /**
@@ -14,24 +14,18 @@ import { readCertificates } from '../notary-certificates.js';
  * chain to (`doc.signatures`). Without a change flag, prints the policy.
  */
 const policy: Command = async (ctx) => {
-  const { values } = flags(ctx, {
-    tenant: { type: 'string' },
-    'ci-repositories': { type: 'string' },
-    'ci-profile': { type: 'string' },
-    'notary-trust-anchors': { type: 'string' },
-    'notary-signer': { type: 'string' },
-    clear: { type: 'boolean' },
-  });
-  const tenant = required(values.tenant, 'tenant');
-  const list = values['ci-repositories'];
-  const profile = values['ci-profile'];
-  const anchorsFile = values['notary-trust-anchors'];
-  const signer = values['notary-signer'];
+  const { flags } = ctx;
+  const tenant = required(flags.string('tenant'), 'tenant');
+  const list = flags.string('ci-repositories');
+  const profile = flags.string('ci-profile');
+  const anchorsFile = flags.string('notary-trust-anchors');
+  const signer = flags.string('notary-signer');
+  const clear = flags.boolean('clear');
   const changes = [list, profile, anchorsFile, signer].some((v) => typeof v === 'string');
-  if (values.clear && changes) {
+  if (clear && changes) {
     throw new CliError('give either --clear or the settings to change, not both');
   }
-  if (values.clear) {
+  if (clear) {
     const had = await withStore(ctx, (repos) => repos.tenantPolicies.clear(tenant));
     ctx.out(
       had
