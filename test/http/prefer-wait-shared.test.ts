@@ -117,7 +117,8 @@ describe('Prefer: wait shares the seal notices', () => {
     reset();
     const started = Date.now();
     const answer = await wait(id!, 1_000);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    // Node's timers may fire a millisecond before Date.now() says the time has passed
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000 - 2);
     expect(answer.logEntry).toBeUndefined();
     expect(answer.record.anchor.leafIndex).toBeNull();
     expect(sent).toEqual({ statements: 1, finds: 1, probes: 0 });
