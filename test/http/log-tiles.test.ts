@@ -51,6 +51,17 @@ function entryBundle(from: number, width: number): Buffer {
   );
 }
 
+/**
+ * The sizes the log is sealed (and its tiles checked) at: every size of the first tile and one
+ * past it (each width of a partial level-0 tile and entry bundle, 1 to 256, and the first full
+ * tile), then sizes the later tiles reach in larger steps, each side of the level-1 tile's
+ * second hash (511 to 513), and the last two (the consistency proofs below start at each size
+ * they name). The entries between are sealed in one batch.
+ */
+function sealedAt(size: number): boolean {
+  return size <= 257 || size % 23 === 0 || (size >= 511 && size <= 513) || size >= 599;
+}
+
 /** Checks the rightmost tile of every level (and the one that just became full) at `size`. */
 async function checkEdgeTiles(size: number): Promise<void> {
   for (let level = 0; 256 ** level <= size; level++) {
@@ -72,7 +83,7 @@ async function checkEdgeTiles(size: number): Promise<void> {
 }
 
 describe('the public tlog-tiles log', () => {
-  it('serves the signed checkpoint and the tiles of every size from 1 to 600', async () => {
+  it('serves the signed checkpoint and the tiles of each size it is sealed at, 1 to 600', async () => {
     const vkeyRes = await get('/log/vkey');
     expect(vkeyRes.statusCode).toBe(200);
     expect(vkeyRes.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -83,6 +94,7 @@ describe('the public tlog-tiles log', () => {
 
     for (let size = 1; size <= 600; size++) {
       await issueOne();
+      if (!sealedAt(size)) continue;
       await ctx.app.services.anchoring.sealOnce();
       const res = await get('/log/checkpoint');
       expect(res.statusCode).toBe(200);
