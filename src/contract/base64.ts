@@ -10,7 +10,7 @@ import { z } from 'zod';
  * outside the alphabet, so any of these leaves fewer bytes. Two things the decoder would take
  * are refused first: base64url's `-` and `_`, and characters above U+007F (Node reads a
  * two-byte character by its low byte, so `'AAA\u0141'` decodes like `'AAAA'`).
- * test/contract/base64.test.ts holds this equal to `z.base64()` on random strings.
+ * test/contract/base64.unit.test.ts holds this equal to `z.base64()` on random strings.
  */
 export function isBase64(s: string): boolean {
   if (s.length % 4 !== 0) return false;

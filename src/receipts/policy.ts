@@ -40,7 +40,7 @@ export interface PolicyProfile {
 /**
  * The checks of the v1 profiles, listed explicitly: a check added to the catalogue later reaches
  * no published profile (its behaviour would change), only a new profile version that lists it.
- * test/receipts/policy.test.ts pins every published profile.
+ * test/receipts/policy.unit.test.ts pins every published profile.
  */
 const V1_RON_CHECKS: readonly RonCheckId[] = [
   'doc.hash',

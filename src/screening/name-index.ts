@@ -12,7 +12,7 @@ import {
 /**
  * An exact candidate filter for screening: given a subject, the names of a list that can reach a
  * score threshold; every other name provably scores below it, so scoring only the candidates
- * gives the same matches as scoring every name (test/screening/name-index.test.ts
+ * gives the same matches as scoring every name (test/screening/name-index.unit.test.ts
  * checks that against the full scan).
  *
  * Why it is exact: `nameSimilarity` scores 0 unless some pair of tokens aligns, and a pair aligns

@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { cliFixture } from '../helpers/cli.js';
@@ -18,25 +19,46 @@ function writePem(name: string, pem: string): string {
   return file;
 }
 
-describe('operator CLI', () => {
-  it('registers a notary, makes a seal, issues an ALLOW, revokes with signed headers, rotates keys, seals the log', async () => {
-    const notary = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const notaryKey = writePem(
-      'notary.pem',
-      notary.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    );
-    const notaryPub = writePem(
-      'notary.pub.pem',
-      notary.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
-    );
-    const issuerKey = writePem('issuer.pem', ed25519Pem());
-    const issuerPub = writePem(
-      'issuer.pub.pem',
-      createPublicKey(fs.readFileSync(issuerKey, 'utf8'))
-        .export({ format: 'pem', type: 'spki' })
-        .toString(),
-    );
+/**
+ * One operator's workflow, step by step on one store: each test starts from where the one before
+ * it left the store (vitest runs a file's tests in order).
+ */
+describe('operator CLI: a notary and an issuer, from registration to a sealed log', () => {
+  const notary = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const notaryKey = writePem(
+    'notary.pem',
+    notary.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  );
+  const notaryPub = writePem(
+    'notary.pub.pem',
+    notary.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+  );
+  const issuerKey = writePem('issuer.pem', ed25519Pem());
+  const issuerPub = writePem(
+    'issuer.pub.pem',
+    createPublicKey(fs.readFileSync(issuerKey, 'utf8'))
+      .export({ format: 'pem', type: 'spki' })
+      .toString(),
+  );
+  const pdf = samplePdf();
+  const docHash = `sha256:${sha256Hex(pdf)}`;
+  // the server on the same store (the CLI has released it)
+  const config = testConfig(env, store);
+  let apiKey: string;
+  let receiptId: string;
+  let firstKid: string;
 
+  /** Runs `use` on the server of the CLI's store, closed afterwards. */
+  async function withApp<T>(use: (app: FastifyInstance) => Promise<T>): Promise<T> {
+    const app = await buildApp({ config, logger: false });
+    try {
+      return await use(app);
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('registers a notary with a P-256 public key, and refuses any other key', async () => {
     const add = await cli(
       'notaries',
       'add',
@@ -77,6 +99,9 @@ describe('operator CLI', () => {
         )
       ).err,
     ).toContain('P-256');
+  });
+
+  it('registers an issuer and creates an API key', async () => {
     expect(
       (
         await cli(
@@ -92,24 +117,12 @@ describe('operator CLI', () => {
       ).code,
     ).toBe(0);
     expect((await cli('issuers', 'list')).out).toContain('escrow-co');
-    const keyOut = JSON.parse(
-      (
-        await cli(
-          'keys',
-          'create',
-          '--tenant',
-          'acme',
-          '--name',
-          'ops',
-          '--scopes',
-          'verify,read,revoke',
-          '--json',
-        )
-      ).out,
-    );
+    const keys = ['keys', 'create', '--tenant', 'acme', '--name', 'ops'];
+    const created = await cli(...keys, '--scopes', 'verify,read,revoke', '--json');
+    apiKey = JSON.parse(created.out).key;
+  });
 
-    const pdf = samplePdf();
-    const docHash = `sha256:${sha256Hex(pdf)}`;
+  it('makes a seal the service takes: an ALLOW receipt, signed with a key made on first start', async () => {
     const seal = await cli(
       'seal',
       'create',
@@ -124,82 +137,78 @@ describe('operator CLI', () => {
     );
     expect(seal.code, seal.err).toBe(0);
     expect(seal.out.split('.')).toHaveLength(3);
-
-    // the server on the same store (the CLI has released it)
-    const config = testConfig(env, store);
-    let receiptId: string;
-    let firstKid: string;
-    {
-      const app = await buildApp({ config, logger: false });
-      try {
-        const res = await app.inject({
-          method: 'POST',
-          url: '/api/v1/verify',
-          headers: { 'x-api-key': keyOut.key },
-          payload: {
-            bundleId: 'b',
-            transactionType: 't',
-            ron: {
-              provider: 'p',
-              notaryId: 'TX-1',
-              commissionState: 'TX',
-              sealPayload: seal.out,
-              sealScheme: 'SIM-ECDSA-v1',
-            },
-            doc: { docHash, pdfBase64: pdf.toString('base64') },
-            policy: { profile: 'ron-standard-v1' },
-            property: { parcelId: 'p', county: 'c', state: 'TX' },
+    const res = await withApp((app) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/verify',
+        headers: { 'x-api-key': apiKey },
+        payload: {
+          bundleId: 'b',
+          transactionType: 't',
+          ron: {
+            provider: 'p',
+            notaryId: 'TX-1',
+            commissionState: 'TX',
+            sealPayload: seal.out,
+            sealScheme: 'SIM-ECDSA-v1',
           },
-        });
-        expect(res.json()).toMatchObject({ decision: 'ALLOW', status: 'clean' });
-        receiptId = res.json().receiptId;
-        firstKid = res.json().receiptSignature.kid;
-        // the key was generated on first start under DATA_DIR, owner-only
-        expect(fs.statSync(path.join(dir, 'signing-key.pem')).mode & 0o777).toBe(0o600);
+          doc: { docHash, pdfBase64: pdf.toString('base64') },
+          policy: { profile: 'ron-standard-v1' },
+          property: { parcelId: 'p', county: 'c', state: 'TX' },
+        },
+      }),
+    );
+    expect(res.json()).toMatchObject({ decision: 'ALLOW', status: 'clean' });
+    receiptId = res.json().receiptId;
+    firstKid = res.json().receiptSignature.kid;
+    // the key was generated on first start under DATA_DIR, owner-only
+    expect(fs.statSync(path.join(dir, 'signing-key.pem')).mode & 0o777).toBe(0o600);
+  });
 
-        const signed = await cli(
-          'sign-revocation',
-          '--issuer',
-          'escrow-co',
-          '--key-file',
-          issuerKey,
-          '--receipt',
-          receiptId,
-          '--json',
-        );
-        expect(signed.code, signed.err).toBe(0);
-        const revoke = await app.inject({
-          method: 'POST',
-          url: `/api/v1/receipt/${receiptId}/revoke`,
-          headers: { 'x-api-key': keyOut.key, ...JSON.parse(signed.out) },
-        });
-        expect(revoke.json()).toEqual({
-          receiptStatus: 'revoked',
-          result: 'REVOKED',
-          issuerId: 'escrow-co',
-        });
-      } finally {
-        await app.close();
-      }
-    }
+  it("revokes the receipt with headers signed by the issuer's key", async () => {
+    const signed = await cli(
+      'sign-revocation',
+      '--issuer',
+      'escrow-co',
+      '--key-file',
+      issuerKey,
+      '--receipt',
+      receiptId,
+      '--json',
+    );
+    expect(signed.code, signed.err).toBe(0);
+    const revoke = await withApp((app) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/v1/receipt/${receiptId}/revoke`,
+        headers: { 'x-api-key': apiKey, ...JSON.parse(signed.out) },
+      }),
+    );
+    expect(revoke.json()).toEqual({
+      receiptStatus: 'revoked',
+      result: 'REVOKED',
+      issuerId: 'escrow-co',
+    });
+  });
 
+  it('rotates the signing key, keeping the first one listed as retired', async () => {
     const rotated = await cli('signing-keys', 'rotate');
     expect(rotated.code, rotated.err).toBe(0);
     const keys = (await cli('signing-keys', 'list')).out;
     expect(keys).toContain(`${firstKid}  created`);
     expect(keys).toMatch(/retired/);
+  });
+
+  it('seals the receipt and its revocation into the log, and the receipt still verifies', async () => {
     const anchored = await cli('anchor', 'run');
-    // the receipt and its revocation
     expect(anchored.out).toMatch(
       /sealed 2 log entries \(receipts and revocations\); log tree size 2/,
     );
-
-    const app = await buildApp({ config, logger: false });
-    try {
+    await withApp(async (app) => {
       const again = await app.inject({
         method: 'POST',
         url: `/api/v1/receipt/${receiptId}/verify`,
-        headers: { 'x-api-key': keyOut.key },
+        headers: { 'x-api-key': apiKey },
       });
       expect(again.json()).toMatchObject({
         signatureStatus: 'verified',
@@ -207,15 +216,18 @@ describe('operator CLI', () => {
         proofVerified: true,
       });
       expect(app.services.signer?.kid).not.toBe(firstKid);
-    } finally {
-      await app.close();
-    }
+    });
+  });
+
+  it('removes the notary and the issuer, and says so when there is nothing to remove', async () => {
     expect((await cli('notaries', 'remove', '--tenant', 'acme', '--id', 'TX-1')).code).toBe(0);
     expect((await cli('issuers', 'remove', '--id', 'escrow-co')).code).toBe(0);
     expect((await cli('issuers', 'remove', '--id', 'escrow-co')).code).toBe(1);
-  }, 120_000);
+  });
+});
 
-  it('explains bad operator input', async () => {
+describe('operator CLI', () => {
+  it('names the date format of a commission expiry it cannot read', async () => {
     expect(
       (
         await cli(
@@ -236,6 +248,9 @@ describe('operator CLI', () => {
         )
       ).err,
     ).toContain('YYYY-MM-DD');
+  });
+
+  it("names the UUID it wants for a revocation's receipt", async () => {
     expect(
       (
         await cli(
@@ -249,6 +264,9 @@ describe('operator CLI', () => {
         )
       ).err,
     ).toContain('uuid');
+  });
+
+  it('names sha256 as the document hash a seal takes', async () => {
     expect(
       (
         await cli(
@@ -265,6 +283,9 @@ describe('operator CLI', () => {
         )
       ).err,
     ).toContain('sha256');
+  });
+
+  it("names the 32 bytes an issuer's raw public key has", async () => {
     expect(
       (await cli('issuers', 'add', '--tenant', 't', '--id', 'i', '--public-key', 'short')).err,
     ).toContain('32-byte');

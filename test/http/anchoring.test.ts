@@ -46,7 +46,7 @@ async function jwksKeys(): Promise<Uint8Array[]> {
 }
 
 describe('POST /anchor/:id', () => {
-  it('PENDING until sealed, then ANCHORED with an inclusion proof that checks offline', async () => {
+  it('PENDING until the log is sealed, with a note saying when it will be', async () => {
     const issued = await issue();
     const pending = await anchor(issued.receiptId);
     expect(pending.statusCode).toBe(200);
@@ -55,13 +55,19 @@ describe('POST /anchor/:id', () => {
       status: 'PENDING',
       note: 'not in the log yet: this service seals the log only on demand (ANCHOR_INTERVAL_MS=0), when an operator runs `receipts anchor run`; then POST /anchor/{receiptId} again for the inclusion proof',
     });
+  });
+
+  it('the pending note names the sealing interval when the service seals on a timer', () => {
     expect(pendingNote(60_000)).toBe(
       'not in the log yet: pending receipts are sealed into a new signed checkpoint every 60 s, so within 60 s and the seal in progress; then POST /anchor/{receiptId} again for the inclusion proof',
     );
     expect(pendingNote(60_000, 250)).toBe(
       'not in the log yet: pending receipts are sealed into a new signed checkpoint every 250 ms, so within 250 ms and the seal in progress; then POST /anchor/{receiptId} again for the inclusion proof',
     );
+  });
 
+  it('ANCHORED once sealed, with an inclusion proof that checks offline against a JWKS-signed checkpoint', async () => {
+    const issued = await issue();
     await issue(); // a second leaf so the proof is not trivial
     const sealed = await ctx.app.services.anchoring.sealAll();
     expect(sealed.sealed).toBeGreaterThanOrEqual(2);
@@ -100,8 +106,11 @@ describe('POST /anchor/:id', () => {
     expect(
       verifyInclusion(expectedLeaf, state.logIndex, state.treeSize, bad, checkpoint.rootHash),
     ).toBe(false);
+  });
 
-    // every view shows the anchor
+  it('every view of an anchored receipt shows the anchor', async () => {
+    const issued = await issue();
+    await ctx.app.services.anchoring.sealAll();
     const reverified = await ctx.app.inject({
       method: 'POST',
       url: `/api/v1/receipt/${issued.receiptId}/verify`,

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { verifyBundle } from '@verification-receipts/verify';
 import { BUNDLE_MEDIA_TYPE } from '@verification-receipts/verify/internals';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 import { minimalRequest } from '../helpers/requests.js';
 import { anchoredBundle, jwksKeys } from '../verifier/helpers.js';
 
-let ctx: TestContext;
-let key: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  key = await ctx.apiKey(['verify', 'read']);
-});
-afterAll(async () => ctx.close());
-
 describe('GET /api/v1/receipt/:id/bundle', () => {
-  it('serves the bundle media type; before anchoring it verifies without log evidence', async () => {
+  it('serves the bundle media type; before anchoring it verifies without log evidence', async ({
+    ctx,
+    key,
+  }) => {
     const issued = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/verify',
@@ -47,7 +42,10 @@ describe('GET /api/v1/receipt/:id/bundle', () => {
     ]);
   });
 
-  it('once anchored carries the inclusion proof and signed checkpoint, and every step passes', async () => {
+  it('once anchored carries the inclusion proof and signed checkpoint, and every step passes', async ({
+    ctx,
+    key,
+  }) => {
     const bundle = await anchoredBundle(ctx, key);
     const verdict = verifyBundle(bundle, { trust: { keys: await jwksKeys(ctx) } });
     expect(verdict.steps.filter((s) => s.status !== 'PASS' && s.id !== 'witnesses')).toEqual([]);
@@ -62,7 +60,7 @@ describe('GET /api/v1/receipt/:id/bundle', () => {
     expect(insecure.steps.find((s) => s.id === 'key-trust')?.status).toBe('WARN');
   });
 
-  it('is 404 for another tenant and needs the read scope', async () => {
+  it('is 404 for another tenant and needs the read scope', async ({ ctx, key }) => {
     const bundle = await anchoredBundle(ctx, key);
     const id = (bundle.receipt as { receiptId: string }).receiptId;
     const other = await ctx.apiKey(['read'], 'tenant-b');
@@ -81,7 +79,10 @@ describe('GET /api/v1/receipt/:id/bundle', () => {
 });
 
 describe('GET /api/v1/receipt/:id/attestation without PUBLIC_URL', () => {
-  it('names the verifier and the receipt by URN, not by a path only this machine reaches', async () => {
+  it('names the verifier and the receipt by URN, not by a path only this machine reaches', async ({
+    ctx,
+    key,
+  }) => {
     const issued = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/verify',

@@ -1,12 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.js';
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 
 const SPEC_ENDPOINTS: [string, string][] = [
   ['post', '/api/v1/verify'],
@@ -20,7 +14,7 @@ const SPEC_ENDPOINTS: [string, string][] = [
 ];
 
 describe('GET /openapi.json', () => {
-  it('is a valid OpenAPI 3.0.3 document, version 1.1.0', async () => {
+  it('is a valid OpenAPI 3.0.3 document, version 1.1.0', async ({ ctx }) => {
     const res = await ctx.app.inject({ url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
@@ -29,7 +23,7 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
   });
 
-  it('covers every endpoint of the spec with the x-api-key security scheme', async () => {
+  it('covers every endpoint of the spec with the x-api-key security scheme', async ({ ctx }) => {
     const doc = (await ctx.app.inject({ url: '/openapi.json' })).json();
     expect(doc.components.securitySchemes.apiKey).toEqual({
       type: 'apiKey',
@@ -43,14 +37,14 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('serves Swagger UI at /docs, under the service title', async () => {
+  it('serves Swagger UI at /docs, under the service title', async ({ ctx }) => {
     const res = await ctx.app.inject({ url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('swagger');
     expect(res.body).toContain('<title>Verification Receipt Service API</title>');
   });
 
-  it('has one schema per contract type, no identical *Input twin', async () => {
+  it('has one schema per contract type, no identical *Input twin', async ({ ctx }) => {
     const doc = (await ctx.app.inject({ url: '/openapi.json' })).json();
     const names = Object.keys(doc.components.schemas);
     expect(names).toContain('VerificationRequest');

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 import { ENDPOINTS } from './hostile/requests.js';
 
 /**
@@ -44,14 +44,8 @@ function registeredRoutes(tree: string): string[] {
   return [...new Set(routes)].sort();
 }
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 describe('route coverage', () => {
-  it('every registered route is in the hostile list or excluded with a reason', () => {
+  it('every registered route is in the hostile list or excluded with a reason', ({ ctx }) => {
     // printRoutes shows a wildcard route as a bare `*` (under `/` once `/` is a route): name it
     // after checking it is the log's
     expect(ctx.app.hasRoute({ method: 'GET', url: '/log/tile/*' })).toBe(true);
@@ -64,7 +58,9 @@ describe('route coverage', () => {
     expect(registered).toEqual(expected);
   });
 
-  it('the OpenAPI document has exactly the hostile list, one operation per endpoint', async () => {
+  it('the OpenAPI document has exactly the hostile list, one operation per endpoint', async ({
+    ctx,
+  }) => {
     const doc = (await ctx.app.inject({ url: '/openapi.json' })).json() as {
       paths: Record<string, Record<string, unknown>>;
     };

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parseLogPolicy } from '../../packages/verify/src/log/policy.js';
 import { parseTlogProof } from '../../packages/verify/src/log/tlog-proof.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 import { minimalRequest } from '../helpers/requests.js';
 import { issueValidRon } from '../helpers/ron.js';
 
@@ -10,21 +11,16 @@ import { issueValidRon } from '../helpers/ron.js';
  * (c2sp.org/tlog-policy): status codes, media type, and files the verifier package reads.
  */
 
-let ctx: TestContext;
-let key: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  key = await ctx.apiKey(['verify', 'read']);
-});
-afterAll(async () => ctx.close());
-
-const proofOf = (id: string, apiKey = key) =>
+const proofOf = (ctx: TestContext, id: string, apiKey: string) =>
   ctx.app.inject({ url: `/api/v1/receipt/${id}/tlog-proof`, headers: { 'x-api-key': apiKey } });
 
 describe('GET /api/v1/receipt/{receiptId}/tlog-proof', () => {
-  it('answers 409 until the receipt is in a signed checkpoint, then the proof file', async () => {
+  it('answers 409 until the receipt is in a signed checkpoint, then the proof file', async ({
+    ctx,
+    key,
+  }) => {
     const id: string = (await issueValidRon(ctx, key)).json().receiptId;
-    const pending = await proofOf(id);
+    const pending = await proofOf(ctx, id, key);
     expect(pending.statusCode).toBe(409);
     expect(pending.json()).toMatchObject({
       error: 'proof_artifact_required_for_anchor',
@@ -32,7 +28,7 @@ describe('GET /api/v1/receipt/{receiptId}/tlog-proof', () => {
     });
     expect(pending.json().message).toContain('not in a signed checkpoint yet');
     await ctx.app.services.anchoring.sealAll();
-    const res = await proofOf(id);
+    const res = await proofOf(ctx, id, key);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     const parsed = parseTlogProof(res.body);
@@ -49,7 +45,10 @@ describe('GET /api/v1/receipt/{receiptId}/tlog-proof', () => {
     );
   });
 
-  it('answers 409 proof_artifact_required_for_anchor for a receipt without a proof artifact', async () => {
+  it('answers 409 proof_artifact_required_for_anchor for a receipt without a proof artifact', async ({
+    ctx,
+    key,
+  }) => {
     const issued = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/verify',
@@ -57,32 +56,34 @@ describe('GET /api/v1/receipt/{receiptId}/tlog-proof', () => {
       payload: minimalRequest(),
     });
     await ctx.app.services.anchoring.sealAll();
-    const res = await proofOf(issued.json().receiptId);
+    const res = await proofOf(ctx, issued.json().receiptId, key);
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe('proof_artifact_required_for_anchor');
   });
 
-  it('answers 404 for an unknown receipt and for another tenant', async () => {
+  it('answers 404 for an unknown receipt and for another tenant', async ({ ctx, key }) => {
     const id: string = (await issueValidRon(ctx, key)).json().receiptId;
     await ctx.app.services.anchoring.sealAll();
     const other = await ctx.apiKey(['read'], 'tenant-b');
-    expect((await proofOf(id, other)).json().error).toBe('receipt_not_found');
-    const unknown = await proofOf('00000000-0000-4000-8000-000000000000');
+    expect((await proofOf(ctx, id, other)).json().error).toBe('receipt_not_found');
+    const unknown = await proofOf(ctx, '00000000-0000-4000-8000-000000000000', key);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toBe('receipt_not_found');
   });
 
-  it('needs a key with the read scope', async () => {
+  it('needs a key with the read scope', async ({ ctx, key }) => {
     const id: string = (await issueValidRon(ctx, key)).json().receiptId;
     expect((await ctx.app.inject({ url: `/api/v1/receipt/${id}/tlog-proof` })).statusCode).toBe(
       401,
     );
-    expect((await proofOf(id, await ctx.apiKey(['verify']))).statusCode).toBe(403);
+    expect((await proofOf(ctx, id, await ctx.apiKey(['verify']))).statusCode).toBe(403);
   });
 });
 
 describe('GET /log/policy', () => {
-  it('is public, plain text, and pins the key /log/vkey serves, with quorum none', async () => {
+  it('is public, plain text, and pins the key /log/vkey serves, with quorum none', async ({
+    ctx,
+  }) => {
     const res = await ctx.app.inject({ url: '/log/policy' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { NewDeploymentGate } from '../../src/receipts/ports.js';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 
 /**
  * Pending deployment gates in the store: one row per callback and environment, a lease taken by
  * one claimer at a time, and a decision recorded once.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 const later = (ms: number) => new Date(Date.now() + ms);
 
 function gate(change: Partial<NewDeploymentGate> = {}): NewDeploymentGate {
@@ -33,14 +27,16 @@ function gate(change: Partial<NewDeploymentGate> = {}): NewDeploymentGate {
 }
 
 describe('deployment_gates', () => {
-  it('a redelivered request does not open a second gate', async () => {
+  it('a redelivered request does not open a second gate', async ({ ctx }) => {
     const { deploymentGates } = ctx.repos;
     const first = gate();
     expect(await deploymentGates.open(first, later(60_000))).toBe(true);
     expect(await deploymentGates.open({ ...first, id: randomUUID() }, later(60_000))).toBe(false);
   });
 
-  it('concurrent claimers lease a pending gate to exactly one, and it is decided once', async () => {
+  it('concurrent claimers lease a pending gate to exactly one, and it is decided once', async ({
+    ctx,
+  }) => {
     const { deploymentGates } = ctx.repos;
     const g = gate();
     await deploymentGates.open(g, later(60_000));
@@ -70,7 +66,7 @@ describe('deployment_gates', () => {
     ).not.toContain(g.id);
   });
 
-  it('a claim leases at most its limit, however many gates are due', async () => {
+  it('a claim leases at most its limit, however many gates are due', async ({ ctx }) => {
     const { deploymentGates } = ctx.repos;
     for (let i = 0; i < 12; i += 1) {
       const g = gate();
@@ -82,7 +78,7 @@ describe('deployment_gates', () => {
     expect(await deploymentGates.claimDue(new Date(), leaseUntil, 5)).toHaveLength(5);
   });
 
-  it('a refused answer waits for its retry time and is counted', async () => {
+  it('a refused answer waits for its retry time and is counted', async ({ ctx }) => {
     const { deploymentGates } = ctx.repos;
     const g = gate();
     await deploymentGates.open(g, later(60_000));
@@ -96,7 +92,7 @@ describe('deployment_gates', () => {
     expect(claimed).toMatchObject({ attempts: 1, policy: { wait: '60m' } });
   });
 
-  it("lists a tenant's decided gates of a repository, newest first, paged", async () => {
+  it("lists a tenant's decided gates of a repository, newest first, paged", async ({ ctx }) => {
     const { deploymentGates } = ctx.repos;
     const tenant = `tenant-list-${randomUUID()}`;
     for (let i = 0; i < 3; i += 1) {

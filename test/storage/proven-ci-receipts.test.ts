@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { CiIdentityEvidence } from '../../src/receipts/ci-identity/identity.js';
 import { ciProofOf } from '../../src/receipts/ci-proof.js';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import type { TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 
 /**
  * The deployment gate's lookup (`findProvenCiForCommit`, migration 024): proof, repository and
@@ -11,16 +12,11 @@ import { createTestContext, type TestContext } from '../helpers/context.js';
  * receipts that prove nothing are never read; the query's condition selects exactly the receipts
  * the domain's `ciProofOf` calls proven.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 const REPO = 'victim-org/app';
 const commit = () => randomBytes(20).toString('hex');
 
 async function issue(
+  ctx: TestContext,
   tenant: string,
   headSha: string,
   identity: CiIdentityEvidence,
@@ -55,22 +51,24 @@ const token = (headSha: string, repository: string): CiIdentityEvidence => ({
 });
 
 /** Every kind of CI receipt about REPO at `sha`, of two tenants. */
-async function everyKind(sha: string) {
+async function everyKind(ctx: TestContext, sha: string) {
   const app: CiIdentityEvidence = { kind: 'github-app', installationId: 7 };
   return Promise.all([
-    issue('github-installation-7', sha, app),
-    issue('tenant-b', sha, app),
-    issue('tenant-b', sha, { kind: 'none' }),
-    issue('tenant-b', sha, { kind: 'oidc-invalid', reason: 'expired' }),
-    issue('tenant-b', sha, token(sha, 'attacker-org/tool')),
-    issue('tenant-b', sha, { kind: 'oidc-replayed', claims: claimsOf(sha, REPO) }),
+    issue(ctx, 'github-installation-7', sha, app),
+    issue(ctx, 'tenant-b', sha, app),
+    issue(ctx, 'tenant-b', sha, { kind: 'none' }),
+    issue(ctx, 'tenant-b', sha, { kind: 'oidc-invalid', reason: 'expired' }),
+    issue(ctx, 'tenant-b', sha, token(sha, 'attacker-org/tool')),
+    issue(ctx, 'tenant-b', sha, { kind: 'oidc-replayed', claims: claimsOf(sha, REPO) }),
   ]);
 }
 
 describe('the proven CI receipts of a commit', () => {
-  it("selects exactly the receipts ciProofOf calls proven, and App proof only in the gate's tenant", async () => {
+  it("selects exactly the receipts ciProofOf calls proven, and App proof only in the gate's tenant", async ({
+    ctx,
+  }) => {
     const sha = commit();
-    const records = await everyKind(sha);
+    const records = await everyKind(ctx, sha);
     const found = await ctx.app.services.stores.receipts.findProvenCiForCommit(
       { repository: 'Victim-Org/App', headSha: sha, tenant: 'github-installation-7' },
       50,
@@ -83,9 +81,9 @@ describe('the proven CI receipts of a commit', () => {
     expect(found).toHaveLength(1);
   });
 
-  it('the query is served by the partial index of proven receipts', async () => {
+  it('the query is served by the partial index of proven receipts', async ({ ctx }) => {
     const sha = commit();
-    await everyKind(sha);
+    await everyKind(ctx, sha);
     const captured: { sql: string; bindings: unknown[] }[] = [];
     const listener = (query: { sql: string; bindings?: unknown[] }) =>
       captured.push({ sql: query.sql, bindings: query.bindings ?? [] });

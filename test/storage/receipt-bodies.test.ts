@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 import { issueValidRon } from '../helpers/ron.js';
 
 /**
@@ -8,16 +8,8 @@ import { issueValidRon } from '../helpers/ron.js';
  * CPU than the space it saves is worth (with compression, `pglz_compress` is 12% of PostgreSQL's
  * CPU under issuance load).
  */
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 describe('receipt bodies in the store', () => {
-  it('are kept uncompressed and in the row, and read back whole', async () => {
-    const key = await ctx.apiKey(['verify', 'read']);
+  it('are kept uncompressed and in the row, and read back whole', async ({ ctx, key }) => {
     const issued = await issueValidRon(ctx, key);
     expect(issued.statusCode).toBe(200);
     const { receiptId } = issued.json<{ receiptId: string }>();

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 
 /**
  * The renewal lease of kept PDFs (`claimForRenewal`): a claim takes at most its limit of the due
  * rows, soonest first; a concurrent claim takes other rows; a held lease keeps a row from every
  * claim until it passes; a renewal releases it.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 const DAY = 86_400_000;
 const now = new Date('2030-01-01T00:00:00Z');
 const at = (days: number) => new Date(now.getTime() + days * DAY);
 
 describe('receipt_pdfs renewal lease', () => {
-  it('claims the due rows once, soonest first, until the lease passes or a renewal releases it', async () => {
+  it('claims the due rows once, soonest first, until the lease passes or a renewal releases it', async ({
+    ctx,
+  }) => {
     const pdfs = ctx.repos.receiptPdfs;
     for (let i = 0; i < 8; i++) {
       await pdfs.put(`lease-${i}`, 'issued', {

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { describe, expect } from 'vitest';
+import { type TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 
 /** Single use of OIDC tokens in the store: the first use wins, a retry is not a replay. */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 const use = (change: Partial<Parameters<TestContext['repos']['tokenUses']['claim']>[0]> = {}) => ({
   issuer: 'https://issuer.test',
   jti: 'jti-1',
@@ -18,7 +13,9 @@ const use = (change: Partial<Parameters<TestContext['repos']['tokenUses']['claim
 });
 
 describe('oidc_token_uses', () => {
-  it('first, then repeat for the same tenant and externalId, replayed for anything else', async () => {
+  it('first, then repeat for the same tenant and externalId, replayed for anything else', async ({
+    ctx,
+  }) => {
     const { tokenUses } = ctx.repos;
     expect(await tokenUses.claim(use())).toBe('first');
     expect(await tokenUses.claim(use())).toBe('repeat');
@@ -27,7 +24,7 @@ describe('oidc_token_uses', () => {
     expect(await tokenUses.claim(use({ issuer: 'https://other.test' }))).toBe('first');
   });
 
-  it('concurrent first uses of one token: exactly one wins', async () => {
+  it('concurrent first uses of one token: exactly one wins', async ({ ctx }) => {
     const tenants = Array.from({ length: 8 }, (_, i) => `tenant-${i}`);
     const results = await Promise.all(
       tenants.map((tenant) => ctx.repos.tokenUses.claim(use({ jti: 'jti-race', tenant }))),
@@ -35,7 +32,7 @@ describe('oidc_token_uses', () => {
     expect(results.filter((r) => r === 'first')).toHaveLength(1);
   });
 
-  it('an expired use is swept when new uses arrive', async () => {
+  it('an expired use is swept when new uses arrive', async ({ ctx }) => {
     await ctx.repos.tokenUses.claim(use({ jti: 'jti-old', expiresAt: new Date(Date.now() - 1) }));
     await ctx.repos.tokenUses.claim(use({ jti: 'jti-new' }));
     const rows = await ctx.db.knex('oidc_token_uses').where({ jti: 'jti-old' });

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { describe, expect } from 'vitest';
+import type { TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 
 /**
  * Unique keys that most rows leave empty are indexed only where set (migrations 015 and 016):
  * a receipt without an external id, or a log entry that revokes nothing, adds no index entry,
  * and two rows with the same set key are still refused.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
-
 /** This store's index only: other test files' schemas have the same names and drop them meanwhile. */
-const indexDefinition = async (name: string): Promise<string> => {
+const indexDefinition = async (ctx: TestContext, name: string): Promise<string> => {
   const rows = (await ctx.db
     .knex('pg_indexes')
     .where({ indexname: name })
@@ -23,16 +18,16 @@ const indexDefinition = async (name: string): Promise<string> => {
 };
 
 describe('unique keys indexed only where set', () => {
-  it.each([
+  it.for<[string, string]>([
     ['receipts_tenant_external_id', 'WHERE (external_id IS NOT NULL)'],
     ['log_entries_revokes_unique', 'WHERE (revokes IS NOT NULL)'],
-  ])('%s is a partial unique index', async (name, condition) => {
-    const definition = await indexDefinition(name);
+  ])('%s is a partial unique index', async ([name, condition], { ctx }) => {
+    const definition = await indexDefinition(ctx, name);
     expect(definition).toContain('CREATE UNIQUE INDEX');
     expect(definition).toContain(condition);
   });
 
-  it('still refuses a second receipt with the same tenant and external id', async () => {
+  it('still refuses a second receipt with the same tenant and external id', async ({ ctx }) => {
     const row = (id: string) => ({
       id,
       tenant: 't',

@@ -1,23 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { bundleJsonSchema } from '../../src/contract/bundle.js';
 import { verifyBundle } from '@verification-receipts/verify';
 import { fromBase64url } from '@verification-receipts/verify/log';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import { it } from '../helpers/fixtures.js';
 import { anchoredBundle } from './helpers.js';
 import { workedExample } from './worked-example.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
-
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => ctx.close());
 
 describe('docs/verification.md worked example', () => {
   it('is the bundle the service code builds from the fixed inputs', async () => {
@@ -72,14 +66,17 @@ describe('docs/verification.md worked example', () => {
 });
 
 describe('the bundle JSON Schema', () => {
-  it('is committed in docs/ and served, and a served bundle validates against it', async () => {
+  it('is committed in docs/ and served, and a served bundle validates against it', async ({
+    ctx,
+    key,
+  }) => {
     const schema = bundleJsonSchema();
     expect(JSON.parse(read('docs/receipt-bundle.schema.json'))).toEqual(schema);
     const served = await ctx.app.inject({ url: '/schemas/receipt-bundle.v1.json' });
     expect(served.statusCode).toBe(200);
     expect(served.json()).toEqual(schema);
     const validate = new Ajv2020.default({ strict: false }).compile(schema);
-    const bundle = await anchoredBundle(ctx, await ctx.apiKey(['verify', 'read']));
+    const bundle = await anchoredBundle(ctx, key);
     expect(validate(bundle), JSON.stringify(validate.errors)).toBe(true);
     // with the signed status the service serves kept in it (its optional `status` member)
     const hash = String((bundle as { receipt: { receiptHash: string } }).receipt.receiptHash);

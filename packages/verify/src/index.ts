@@ -6,8 +6,8 @@
  *   verdict.verdict;                                 // 'accepted' | 'caution' | 'rejected'
  *
  * What a relying party's code calls, and the types of what it gets back: README.md lists these
- * names and test/exports.test.ts holds the two to each other. A monitor's log primitives are the
- * `./log` subpath; what the issuing service itself uses is `./internals`.
+ * names and test/exports.unit.test.ts holds the two to each other. A monitor's log primitives are
+ * the `./log` subpath; what the issuing service itself uses is `./internals`.
  */
 export { readBundle, type EvidenceRead } from './read.js';
 export { verifyBundle, type VerifyOptions } from './verify.js';

@@ -6,7 +6,7 @@
  * revision, the signer's path to the caller's anchors, its printed text), and the steps the
  * `/verify` page runs in the browser. No stability promise to anyone else: a relying party uses
  * the main entry, a monitor `./log`. CONTRIBUTING.md of the service's repository lists these
- * names, and its test/architecture/verifier-imports.test.ts fails when the service's imports
+ * names, and its test/architecture/verifier-imports.unit.test.ts fails when the service's imports
  * and this list differ.
  */
 export {

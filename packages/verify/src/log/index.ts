@@ -2,7 +2,7 @@
  * The log primitives of the verifier, for tools that follow the log itself (a monitor, an
  * auditor): RFC 9162 proofs, C2SP signed notes, checkpoints, cosignatures and policies, and the
  * pinned log they are checked against (`TrustRoot.log` of the main entry). README.md lists these
- * names and test/exports.test.ts holds the two to each other.
+ * names and test/exports.unit.test.ts holds the two to each other.
  */
 export { verifyConsistency, verifyInclusion } from './merkle.js';
 export {

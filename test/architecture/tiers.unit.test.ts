@@ -3,13 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { globSync } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
-import { ALL_TESTS, UNIT_TESTS, verifyAliases } from '../../vitest.config.js';
+import config, { ALL_TESTS, UNIT_TESTS, verifyAliases } from '../../vitest.config.js';
 
 /**
- * The unit tier (vitest.config.ts UNIT_TESTS) stays fast only if none of its files starts a
- * store, a server, a process or a browser. A cheap static check of the import lines, followed
- * through local modules (test helpers and src/, type-only imports skipped): a unit file may not
- * reach any of the modules below. A file that needs one belongs to the integration tier.
+ * The unit tier (vitest.config.ts UNIT_TESTS: the files named *.unit.test.ts) stays fast only if
+ * none of its files starts a store, a server, a process or a browser. A cheap static check of
+ * the import lines, followed through local modules (test helpers and src/, type-only imports
+ * skipped): a unit file may not reach any of the modules below. A file that needs one belongs to the integration tier.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -94,7 +94,30 @@ describe('test tiers (vitest.config.ts)', () => {
       expect(matched.length, pattern).toBeGreaterThan(0);
       for (const file of matched) expect(all.has(file), file).toBe(true);
     }
-    expect(unitFiles).toContain('test/architecture/tiers.test.ts');
+    expect(unitFiles).toContain('test/architecture/tiers.unit.test.ts');
+  });
+
+  it('a test file is unit exactly when it is named *.unit.test.ts', () => {
+    const named = globSync('**/*.unit.test.ts', {
+      cwd: root,
+      ignore: ['**/node_modules/**', '**/dist/**'],
+    }).sort();
+    expect(named, 'name these files *.test.ts or move them under a unit pattern').toEqual(
+      unitFiles,
+    );
+    const misnamed = unitFiles.filter((file) => !file.endsWith('.unit.test.ts'));
+    expect(misnamed, 'a unit pattern matches only *.unit.test.ts').toEqual([]);
+  });
+
+  it('the unit project runs the unit files and the integration project none of them', () => {
+    const projects = (config.test?.projects ?? []).flatMap((project) =>
+      typeof project === 'object' && 'test' in project ? [project.test] : [],
+    );
+    const unit = projects.find((test) => test?.name === 'unit');
+    const integration = projects.find((test) => test?.name === 'integration');
+    expect(unit?.include).toEqual(UNIT_TESTS);
+    expect(integration?.include).toEqual(ALL_TESTS);
+    expect(integration?.exclude).toEqual(expect.arrayContaining(UNIT_TESTS));
   });
 
   it('no unit file reaches a store, the app, a child process or a browser', () => {
@@ -139,6 +162,6 @@ describe('test tiers (vitest.config.ts)', () => {
     expect(forbiddenReaches('test/helpers/cli.ts')).toContain(
       'test/helpers/cli.ts > test/helpers/context.ts',
     );
-    expect(forbiddenReaches('test/architecture/engines.test.ts')).toEqual([]);
+    expect(forbiddenReaches('test/architecture/engines.unit.test.ts')).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { rfc8032Test1Pem } from '../helpers/keys.js';
 /**
  * The log's check of an ML-DSA-44 witness's answer (c2sp.org/tlog-cosignature type 0x06): the
  * cosigned_message is laid out here by hand from the spec; the signature comes from the same
- * FIPS 204 library, which packages/verify/test/log/mldsa.test.ts checks against NIST's vectors.
+ * FIPS 204 library, which packages/verify/test/log/mldsa.unit.test.ts checks against NIST's
+ * vectors.
  */
 
 const ORIGIN = 'example.com/log';

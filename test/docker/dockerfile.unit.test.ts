@@ -33,7 +33,7 @@ import {
  * parser reads it (parser directives, line continuations, comment lines inside continuations,
  * JSON exec form with silent fallback to shell form) and its key properties are asserted. The
  * two commands it embeds are run for real in entrypoint.test.ts; .dockerignore is checked in
- * dockerignore.test.ts.
+ * dockerignore.unit.test.ts.
  */
 
 describe('the Dockerfile parser', () => {
