@@ -102,9 +102,22 @@ async function killMidLoad(store: StoreConfig, workers = 1): Promise<void> {
   await eventually(async () => (acknowledged.length >= 40 ? true : undefined), 60_000, 20);
   if (workers > 1) {
     const [victim] = childrenOf(child.pid ?? -1);
-    process.kill(victim ?? -1, 'SIGKILL');
+    // never process.kill(-1): as root that signals every process of the machine
+    if (victim === undefined) throw new Error(`the primary has no worker:\n${output()}`);
+    process.kill(victim, 'SIGKILL');
     const after = acknowledged.length + 40;
-    await eventually(async () => (acknowledged.length >= after ? true : undefined), 60_000, 20);
+    await eventually(
+      async () => (acknowledged.length >= after ? true : undefined),
+      60_000,
+      20,
+    ).catch((err: unknown) => {
+      const alive = childrenOf(child.pid ?? -1);
+      throw new Error(
+        `${String(err)}: ${acknowledged.length} acknowledged, of ${after} wanted, after worker ` +
+          `${victim} was killed; the primary ${child.exitCode === null ? 'runs' : `exited ${child.exitCode}`} ` +
+          `with workers ${alive.join(', ') || 'none'}; the service said:\n${output()}`,
+      );
+    });
     expect(childrenOf(child.pid ?? -1)).not.toContain(victim);
   }
   child.kill('SIGKILL');
