@@ -8,10 +8,15 @@ export class BodyTooLargeError extends Error {
 
 /**
  * The body of a fetch answer, read chunk by chunk and abandoned as soon as it passes `limit`
- * bytes: an answer from another server (a witness, a log, an OIDC issuer) can never make this
- * process hold more than `limit` bytes of it.
+ * bytes: an answer from another server (a witness, a log, an OIDC issuer, a CA's CRL) can never
+ * make this process hold more than `limit` bytes of it. One that declares a longer body
+ * (`content-length`) is refused before its first byte is read.
  */
 export async function readBounded(res: Response, limit: number): Promise<Uint8Array> {
+  if (Number(res.headers.get('content-length') ?? '0') > limit) {
+    await res.body?.cancel();
+    throw new BodyTooLargeError(limit);
+  }
   const reader = res.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { BodyTooLargeError, readBounded } from '../src/bounded-body.js';
 
 /** Bodies of other servers' answers are read up to a limit, never further. */
-function streamed(chunks: number[]): { res: Response; pulled: () => number } {
+function streamed(
+  chunks: number[],
+  headers: Record<string, string> = {},
+): { res: Response; pulled: () => number } {
   let pulled = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -12,7 +15,7 @@ function streamed(chunks: number[]): { res: Response; pulled: () => number } {
       controller.enqueue(new Uint8Array(size).fill(97));
     },
   });
-  return { res: new Response(body), pulled: () => pulled };
+  return { res: new Response(body, { headers }), pulled: () => pulled };
 }
 
 describe('readBounded', () => {
@@ -26,5 +29,13 @@ describe('readBounded', () => {
     const { res, pulled } = streamed([4, 4, 4, 4, 4, 4]);
     await expect(readBounded(res, 7)).rejects.toBeInstanceOf(BodyTooLargeError);
     expect(pulled()).toBeLessThanOrEqual(3);
+  });
+
+  it('refuses a body that declares more than the limit before reading any of it', async () => {
+    const { res, pulled } = streamed([4], { 'content-length': '8' });
+    await expect(readBounded(res, 7)).rejects.toBeInstanceOf(BodyTooLargeError);
+    expect(pulled()).toBe(0);
+    const within = streamed([4], { 'content-length': '4' });
+    expect(await readBounded(within.res, 7)).toHaveLength(4);
   });
 });

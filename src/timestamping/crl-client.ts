@@ -24,35 +24,26 @@ export interface CrlClientOptions {
 /** GETs one CRL; throws an Error whose message says why there is none. */
 export function crlFetcher(options: CrlClientOptions): CrlFetcher {
   const limit = options.maxBytes ?? MAX_CRL_BYTES;
+  const explain = (err: unknown): never => {
+    const name = err instanceof Error ? err.name : 'Error';
+    const cause = { cause: err };
+    if (name === 'TimeoutError') throw new Error(`no answer within ${options.timeoutMs} ms`, cause);
+    if (err instanceof BodyTooLargeError) throw new Error(`larger than ${limit} bytes`, cause);
+    throw new Error(`${name}: ${String((err as Error)?.message ?? err).slice(0, 200)}`, cause);
+  };
   return async (url) => {
     if (!/^http:\/\//i.test(url)) throw new Error('only http CRL URLs are fetched');
-    try {
-      const res = await fetch(url, {
-        // a redirect's own answer (3xx) is the answer: its target is not a URL the CA signed
-        redirect: 'manual',
-        headers: { accept: 'application/pkix-crl' },
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        throw new Error(`HTTP ${res.status}`);
-      }
-      const declared = Number(res.headers.get('content-length') ?? '0');
-      if (declared > limit) {
-        await res.body?.cancel();
-        throw new BodyTooLargeError(limit);
-      }
-      return await readBounded(res, limit);
-    } catch (err) {
-      const name = err instanceof Error ? err.name : 'Error';
-      const cause = { cause: err };
-      if (name === 'TimeoutError') {
-        throw new Error(`no answer within ${options.timeoutMs} ms`, cause);
-      }
-      if (err instanceof BodyTooLargeError) throw new Error(`larger than ${limit} bytes`, cause);
-      if (err instanceof Error && err.message.startsWith('HTTP ')) throw err;
-      throw new Error(`${name}: ${String((err as Error)?.message ?? err).slice(0, 200)}`, cause);
+    const res = await fetch(url, {
+      // a redirect's own answer (3xx) is the answer: its target is not a URL the CA signed
+      redirect: 'manual',
+      headers: { accept: 'application/pkix-crl' },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    }).catch(explain);
+    if (res.status !== 200) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new Error(`HTTP ${res.status}`);
     }
+    return readBounded(res, limit).catch(explain);
   };
 }
 
