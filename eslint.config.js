@@ -88,6 +88,7 @@ export default tseslint.config(
           '**/cli/**',
           '**/receipts/**',
           '!**/receipts/pdf-store.js',
+          '!**/receipts/certificate-revocation.js',
           '**/services.js',
           '**/app.js',
         ],

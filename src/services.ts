@@ -26,6 +26,7 @@ import { PdfSigner } from './pdf/sign/index.js';
 import { SignedReceiptPdfMaker } from './pdf/signed-receipt.js';
 import type { SignedPdfDeps, StoredPdfMismatch } from './receipts/signed-pdf.js';
 import { timekeepingOf, type Timestamping } from './timestamping/index.js';
+import { crlCertificateRevocation } from './timestamping/crl-client.js';
 import { renewDuePdfs, type RenewalRun } from './timestamping/pdf-renewal.js';
 import { WebhookDispatcher, type DispatcherDeps } from './webhooks/dispatcher.js';
 import { httpSender } from './webhooks/sender.js';
@@ -322,6 +323,7 @@ function issuerOf(
     tokenUses: stores.tokenUses,
     oidcClockSkewSeconds: config.ciOidc.clockSkewSeconds,
     screening,
+    certificateRevocation: crlCertificateRevocation({ timeoutMs: config.tsa.timeoutMs }),
     signer,
     trustedEvents: config.ciTrustedEvents ?? [...DEFAULT_TRUSTED_EVENTS],
     ...(options.onIssued ? { onIssued: options.onIssued } : {}),

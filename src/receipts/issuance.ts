@@ -28,6 +28,7 @@ import { UnknownScreeningSourceError, type ScreeningLists } from '../screening/i
 import type { Signer } from './signer.js';
 import type { CheckOutcome, NotaryRecord } from './types.js';
 import { documentEvidence, type DocumentEvidence } from './notarial/evidence.js';
+import type { CertificateRevocation } from './certificate-revocation.js';
 import { identitySubject, type CiIdentityEvidence, type RunName } from './ci-identity/identity.js';
 
 export interface IssuanceDeps {
@@ -42,6 +43,8 @@ export interface IssuanceDeps {
    */
   oidcClockSkewSeconds: number;
   screening: ScreeningLists;
+  /** Revocation of the certificates that sign a deed (`doc.signatures`); unset: not checked. */
+  certificateRevocation?: CertificateRevocation;
   signer: Signer | undefined;
   trustedEvents: string[];
   now?: () => Date;
@@ -236,7 +239,8 @@ export class ReceiptIssuer {
     now: Date,
   ): Promise<DocumentEvidence> {
     const trust = await this.deps.tenantPolicies.notaryTrust(tenant);
-    return documentEvidence({ bytes, trust, notary, now });
+    const revocation = this.deps.certificateRevocation;
+    return documentEvidence({ bytes, trust, notary, now, revocation });
   }
 
   /** The stored record, or undefined when the externalId was taken meanwhile. */

@@ -1,11 +1,16 @@
 import { BodyTooLargeError, readBounded } from '../bounded-body.js';
-import { MAX_CRL_BYTES } from '../pdf/sign/crl.js';
+import { MAX_CRL_BYTES, parseCrl } from '../pdf/sign/crl.js';
 import {
   collectCrls,
+  crlStatus,
   type CrlFetcher,
   type RevocationFinding,
   type RevocationSource,
 } from '../pdf/sign/revocation.js';
+import type {
+  CertificateRevocation,
+  CertificateStatus,
+} from '../receipts/certificate-revocation.js';
 
 /**
  * CRLs for the DSS of PAdES B-LT (src/pdf/sign/revocation.ts checks them): fetched over plain
@@ -58,4 +63,69 @@ export function crlRevocationSource(
     for (const finding of data.findings) onFinding(finding);
     return data;
   };
+}
+
+/** How long a fetched CRL is reused at most (its nextUpdate may end that sooner). */
+const CRL_REUSE_MS = 10 * 60 * 1000;
+/** How long a failed fetch is answered from its failure before it is tried again. */
+const CRL_RETRY_MS = 60 * 1000;
+/** Distinct CRL URLs kept. */
+const CRL_CACHE_ENTRIES = 64;
+
+/**
+ * The revocation of a notary's certificate path (`doc.signatures`): each certificate's CRL from
+ * its issuer's distribution points, checked under the next certificate of the path. A CRL is
+ * reused until the earlier of its nextUpdate and CRL_REUSE_MS, and a failure for CRL_RETRY_MS, so
+ * issuance under one CA costs one fetch per period, and a CA whose server is down costs each
+ * request nothing after the first timeout.
+ */
+export function crlCertificateRevocation(
+  options: CrlClientOptions & { now?: () => Date },
+): CertificateRevocation {
+  const now = options.now ?? (() => new Date());
+  const fetchCrl = reusedCrls(crlFetcher(options), now);
+  return {
+    async statusOf(path) {
+      const out: CertificateStatus[] = [];
+      for (let i = 0; i + 1 < path.length; i++) {
+        const cert = path[i]!;
+        const finding = await crlStatus(cert, path[i + 1]!, fetchCrl, now());
+        if (!finding) out.push({ state: 'unpublished' });
+        else if (finding.outcome === 'unavailable') {
+          out.push({ state: 'unknown', reason: finding.reason ?? 'no CRL could be had' });
+        } else if (finding.outcome === 'revoked' && finding.revokedAt) {
+          const source = `CRL ${finding.url}`;
+          out.push({ state: 'revoked', revokedAt: finding.revokedAt, source });
+        } else out.push({ state: 'good', source: `CRL ${finding.url}` });
+      }
+      return out;
+    },
+  };
+}
+
+/** One fetch per URL and period, shared by concurrent callers; at most CRL_CACHE_ENTRIES URLs. */
+function reusedCrls(fetchCrl: CrlFetcher, now: () => Date): CrlFetcher {
+  const kept = new Map<string, { bytes: Promise<Uint8Array>; until: number }>();
+  return (url) => {
+    const at = now().getTime();
+    const hit = kept.get(url);
+    if (hit && hit.until > at) return hit.bytes;
+    kept.delete(url);
+    const entry = { bytes: fetchCrl(url), until: at + CRL_RETRY_MS };
+    entry.bytes.then(
+      (bytes) => (entry.until = Math.min(at + CRL_REUSE_MS, nextUpdateOf(bytes) ?? at)),
+      () => undefined,
+    );
+    kept.set(url, entry);
+    while (kept.size > CRL_CACHE_ENTRIES) kept.delete(kept.keys().next().value!);
+    return entry.bytes;
+  };
+}
+
+function nextUpdateOf(bytes: Uint8Array): number | undefined {
+  try {
+    return parseCrl(bytes).nextUpdate?.getTime();
+  } catch {
+    return undefined;
+  }
 }

@@ -24,7 +24,7 @@ import type { TsaFiles } from './tsa.js';
 export const NOTARY_NAME = 'Jane Q Public';
 export const NOTARY_ID = 'TX-1234567';
 const DAY = 24 * 3600 * 1000;
-const LEAF_EXT = [
+export const LEAF_EXT = [
   'basicConstraints = CA:FALSE',
   'keyUsage = critical,digitalSignature,nonRepudiation',
 ];
@@ -298,6 +298,17 @@ function tamper(signed: Buffer): Buffer {
   const at = out.indexOf('Warranty Deed');
   out[at] = 'w'.charCodeAt(0);
   return out;
+}
+
+/**
+ * The deed signed by `signer` with `openssl cms` (`chain` carried in the CMS), with a signature
+ * time-stamp token of `tsa` when given; made in a directory of its own under `dir`.
+ */
+export function cmsSignedDeed(dir: string, signer: Issued, chain: Issued, tsa?: TsaFiles): Buffer {
+  const work = fs.mkdtempSync(path.join(dir, 'deed-'));
+  return tsa
+    ? cmsSignedPdf(work, signer, chain, (cms) => withSignatureTimeStamp(work, cms, tsa))
+    : cmsSignedPdf(work, signer, chain);
 }
 
 /** Bytes reserved for the CMS in /Contents (hex: twice as many characters). */

@@ -18,11 +18,15 @@ const REASON_TEXT: Readonly<Record<string, string>> = {
   document_modified_after_signing: 'The document was changed after it was digitally signed.',
   signer_certificate_expired:
     "A signer's certificate was not valid (expired or not yet valid) when the document was signed.",
+  signer_certificate_revoked:
+    "A signer's certificate was revoked by its issuer, and nothing proves the document was signed before that.",
   signer_not_trusted:
     "A signer's certificate is not issued by an authority this customer trusts for notaries.",
   signer_not_registered_notary: "No digital signature in the document is the registered notary's.",
   signing_time_outside_commission:
     "The notary signed the document after the notary's commission ended.",
+  signer_revocation_unknown:
+    "Whether a signer's certificate was revoked could not be checked: its issuer's revocation list could not be had.",
   // ron.seal, ron.commission
   notary_not_registered:
     'The notary is not registered with this service, so the seal and commission cannot be confirmed.',

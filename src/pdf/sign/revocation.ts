@@ -83,6 +83,22 @@ export async function collectCrls(
   return out;
 }
 
+/**
+ * What `issuer`'s CRL says of `cert`: from the first of the certificate's http distribution
+ * points whose CRL checks out under `issuer` (revoked or not), else why none did; undefined when
+ * the certificate names no http CRL.
+ */
+export async function crlStatus(
+  cert: Certificate,
+  issuer: Certificate,
+  fetchCrl: CrlFetcher,
+  now: Date = new Date(),
+): Promise<Omit<RevocationFinding, 'certificate'> | undefined> {
+  const urls = safeUrls(cert);
+  if (urls.length === 0) return undefined;
+  return (await firstUsable(cert, [issuer], urls, fetchCrl, now)).finding;
+}
+
 /** The certificates, parsed, each once; unreadable ones are left out (they name no CRL). */
 function distinct(certificates: readonly Uint8Array[]): Certificate[] {
   const seen = new Set<string>();

@@ -13,9 +13,11 @@ export const CHECK_REASONS = {
     'document_signature_invalid',
     'document_modified_after_signing',
     'signer_certificate_expired',
+    'signer_certificate_revoked',
     'signer_not_trusted',
     'signer_not_registered_notary',
     'signing_time_outside_commission',
+    'signer_revocation_unknown',
   ],
   'ron.seal': [
     'notary_not_registered',

@@ -10,6 +10,7 @@ const PROBLEM_ORDER: readonly SignatureReason[] = [
   'document_signature_invalid',
   'document_modified_after_signing',
   'signer_certificate_expired',
+  'signer_certificate_revoked',
   'signer_not_trusted',
 ];
 
@@ -17,8 +18,11 @@ const PROBLEM_ORDER: readonly SignatureReason[] = [
  * `doc.signatures`: the X.509 signatures inside the submitted document (a notary's PAdES or
  * PKCS#7 signature), every one over every revision. Each must verify over its byte range, be
  * followed only by what PAdES allows (DSS, document time-stamps, further signatures), be made with
- * a certificate valid at the signing time that chains to the tenant's notary trust anchors; one
- * of them must be the registered notary's, made while the commission was current. The reading
+ * a certificate valid at the signing time that chains to the tenant's notary trust anchors and
+ * that its issuer has not revoked (unless a trusted time-stamp places the signature before the
+ * revocation); one of them must be the registered notary's, made while the commission was
+ * current. A CRL that is published but cannot be had is a WARN: the signature may stand, but
+ * nobody could tell. The reading
  * and judging is `documentEvidence` (../notarial/evidence.ts), done once per request.
  */
 export function checkDocumentSignatures(ctx: RonCheckContext): CheckOutcome {
@@ -56,6 +60,11 @@ export function checkDocumentSignatures(ctx: RonCheckContext): CheckOutcome {
   }
   const outside = commissionProblem(ctx, notary);
   if (outside) return fail(CHECK_ID, 'signing_time_outside_commission', `${outside}: ${summary}`);
+  const unknown = signatures.find((s) => s.revocationUnknown !== undefined);
+  if (unknown) {
+    const text = `signature ${unknown.index}: whether its certificates were revoked is unknown (${unknown.revocationUnknown}): ${summary}`;
+    return judged(CHECK_ID, 'WARN', 'signer_revocation_unknown', text);
+  }
   return pass(CHECK_ID, `signature ${notary.index} is the registered notary's: ${summary}`);
 }
 
@@ -88,5 +97,6 @@ function describe(s: JudgedSignature): string {
     ? `${s.problem.reason}: ${s.problem.text}`
     : 'verifies and chains to the trust anchors';
   const notary = s.signer ? `; notary: ${s.notary.why}` : '';
-  return `${head}: ${signer}; ${time}; covers ${s.coverage}; ${verdict}${notary}`;
+  const revocation = s.revocation ? `; ${s.revocation}` : '';
+  return `${head}: ${signer}; ${time}; covers ${s.coverage}; ${verdict}${revocation}${notary}`;
 }

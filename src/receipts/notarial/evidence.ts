@@ -14,6 +14,8 @@ import { nameTokens } from '../../screening/normalise.js';
 import { nameSimilarity } from '../../screening/similarity.js';
 import type { NotaryTrust } from '../ports.js';
 import type { NotaryRecord } from '../types.js';
+import type { CertificateRevocation } from '../certificate-revocation.js';
+import { judgeRevocation, type SigningTime } from './revocation.js';
 
 /**
  * What the document's own signatures prove, read once per request for the checks of a profile
@@ -27,6 +29,7 @@ export type SignatureReason =
   | 'document_signature_invalid'
   | 'document_modified_after_signing'
   | 'signer_certificate_expired'
+  | 'signer_certificate_revoked'
   | 'signer_not_trusted';
 
 /** The signer's certificate as an auditor reads it. */
@@ -47,13 +50,17 @@ export interface JudgedSignature {
   subFilter: string | undefined;
   signer: SignerFacts | undefined;
   /** When it was signed and what says so. */
-  time: { at: Date; source: string } | undefined;
+  time: SigningTime | undefined;
   /** What it covers, and what changed after it, in words. */
   coverage: string;
   /** The first problem found, in the order of the reasons of `doc.signatures`. */
   problem: { reason: SignatureReason; text: string } | undefined;
   /** Whether the signer is the notary of the request, and why (or why not). */
   notary: { is: boolean; why: string };
+  /** What the issuers' CRLs say of the signer's path (a validated path only). */
+  revocation: string | undefined;
+  /** Why revocation could not be established, when a CRL is published but was not had. */
+  revocationUnknown: string | undefined;
 }
 
 export type DocumentEvidence =
@@ -72,6 +79,8 @@ export interface EvidenceInput {
   trust: NotaryTrust | undefined;
   notary: NotaryRecord | undefined;
   now: Date;
+  /** Looks up the CRLs of a validated signer path; without it revocation is not checked. */
+  revocation?: CertificateRevocation | undefined;
 }
 
 /** Reads and judges the document's signatures; never throws for any bytes. */
@@ -126,6 +135,8 @@ async function judge(
     time: undefined,
     problem: { reason, text },
     notary: notFound,
+    revocation: undefined,
+    revocationUnknown: undefined,
   });
   if (signature.invalid !== undefined)
     return failed('document_signature_invalid', signature.invalid);
@@ -136,32 +147,56 @@ async function judge(
   const signer = facts(cms.signer);
   const time = await signingTime(signature, input);
   const notary = isNotary(cms.signer, input);
-  const problem = await certificateProblem(cms.signer, cms.certificates, time.at, input.anchors);
-  return { ...base, signer, time, problem, notary };
+  const path = await certificatePath(cms.signer, cms.certificates, time.at, input.anchors);
+  const judged = {
+    ...base,
+    signer,
+    time,
+    notary,
+    revocation: undefined,
+    revocationUnknown: undefined,
+  };
+  if ('problem' in path) return { ...judged, problem: path.problem };
+  if (!input.revocation) return { ...judged, problem: undefined };
+  const statuses = await input.revocation.statusOf(path.path);
+  const found = judgeRevocation(path.path, statuses, time);
+  return {
+    ...judged,
+    problem: found.revoked
+      ? { reason: 'signer_certificate_revoked', text: found.revoked }
+      : undefined,
+    revocation: found.summary,
+    revocationUnknown: found.unknown,
+  };
 }
 
-async function certificateProblem(
+/** The signer's validated path (leaf first, the anchor last), or the first problem with it. */
+async function certificatePath(
   signer: Certificate,
   bag: readonly Certificate[],
   at: Date,
   anchors: readonly Certificate[],
-): Promise<JudgedSignature['problem']> {
+): Promise<{ path: Certificate[] } | { problem: NonNullable<JudgedSignature['problem']> }> {
   if (at < signer.notBefore || at > signer.notAfter) {
     const when = at < signer.notBefore ? 'not yet valid' : 'expired';
     return {
-      reason: 'signer_certificate_expired',
-      text: `the signer's certificate was ${when} at the signing time ${at.toISOString()} (valid ${signer.notBefore.toISOString()} to ${signer.notAfter.toISOString()})`,
+      problem: {
+        reason: 'signer_certificate_expired',
+        text: `the signer's certificate was ${when} at the signing time ${at.toISOString()} (valid ${signer.notBefore.toISOString()} to ${signer.notAfter.toISOString()})`,
+      },
     };
   }
   if (anchors.length === 0) {
     return {
-      reason: 'signer_not_trusted',
-      text: 'the tenant has no notary trust anchors (receipts tenants policy --notary-trust-anchors)',
+      problem: {
+        reason: 'signer_not_trusted',
+        text: 'the tenant has no notary trust anchors (receipts tenants policy --notary-trust-anchors)',
+      },
     };
   }
   const path = await checkSignerPath(signer, bag, anchors, at);
-  if (path.ok) return undefined;
-  return { reason: 'signer_not_trusted', text: path.reason };
+  if (path.ok) return { path: path.path };
+  return { problem: { reason: 'signer_not_trusted', text: path.reason } };
 }
 
 /**
@@ -170,10 +205,7 @@ async function certificateProblem(
  * claim, signed); the dictionary's /M (claimed, signed by nothing that proves it); else the
  * service clock, when nothing dates the signature.
  */
-async function signingTime(
-  signature: DocumentSignature,
-  input: Judge,
-): Promise<{ at: Date; source: string }> {
+async function signingTime(signature: DocumentSignature, input: Judge): Promise<SigningTime> {
   const cms = signature.cms;
   let untrusted = '';
   if (cms?.timeStampToken) {
@@ -182,7 +214,8 @@ async function signingTime(
       trusted: input.anchors.map((a) => a.der),
     });
     if (stamp.ok) {
-      return { at: stamp.genTime, source: `a signature time-stamp token of "${stamp.tsa}"` };
+      const source = `a signature time-stamp token of "${stamp.tsa}"`;
+      return { at: stamp.genTime, source, proven: true };
     }
     untrusted = ` (its signature time-stamp token is not used: ${stamp.reason})`;
   }
@@ -190,17 +223,20 @@ async function signingTime(
     return {
       at: cms.signingTime,
       source: `the signed signingTime attribute, claimed by the signer${untrusted}`,
+      proven: false,
     };
   }
   if (signature.claimedTime) {
     return {
       at: signature.claimedTime,
       source: `the signature dictionary's /M, only claimed${untrusted}`,
+      proven: false,
     };
   }
   return {
     at: input.now,
     source: `nothing in the signature; judged at the service clock${untrusted}`,
+    proven: false,
   };
 }
 
