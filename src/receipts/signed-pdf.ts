@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ReceiptBundleOf } from './bundle.js';
 import type { ReceiptUse } from './intact.js';
 import type { ReceiptPdfMaker, ReceiptPdfState, ReceiptPdfStore } from './pdf-store.js';
@@ -24,6 +25,11 @@ export interface PdfEvidence {
   pdfBundleOf(record: ReceiptRecord, certificate: string): Promise<ReceiptBundleOf>;
 }
 
+/** Kept PDFs whose digest a process remembers (about 200 bytes each). */
+const VERIFIED_PDFS = 4096;
+
+const digest = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
 /** The state a receipt's PDF shows: revoked, else anchored once in a checkpoint, else issued. */
 export function pdfStateOf(record: ReceiptRecord): ReceiptPdfState {
   if (revocationOf(record).revoked) return 'revoked';
@@ -40,6 +46,13 @@ export function pdfStateOf(record: ReceiptRecord): ReceiptPdfState {
  * made again at the next download.
  */
 export class SignedPdfs {
+  /**
+   * The SHA-256 of the kept bytes this process made or read back as the right PDF, per receipt,
+   * state and certificate: the same bytes served again are known by their digest (a hash of the
+   * file instead of reading its signature, bundle and text again); any other bytes are read.
+   */
+  private readonly verified = new Map<string, string>();
+
   constructor(
     private readonly deps: SignedPdfDeps,
     private readonly evidence: PdfEvidence,
@@ -50,8 +63,13 @@ export class SignedPdfs {
     const record = await this.evidence.assertIntact(stored, 'pdf');
     const state = pdfStateOf(record);
     const kept = await store.get(record.id, state);
+    const known = this.keyOf(record, state);
+    if (kept && this.verified.get(known) === digest(kept.pdf)) return kept.pdf;
     const mismatch = kept ? await maker.mismatch(kept.pdf, { record, state }) : undefined;
-    if (kept && mismatch === undefined) return kept.pdf;
+    if (kept && mismatch === undefined) {
+      this.remember(known, kept.pdf);
+      return kept.pdf;
+    }
     if (mismatch !== undefined) {
       this.deps.onStoredPdfMismatch?.({ receiptId: record.id, state, mismatch });
     }
@@ -65,8 +83,24 @@ export class SignedPdfs {
       };
       if (kept) await store.replace(record.id, state, entry);
       else await store.put(record.id, state, entry);
+      this.remember(known, pdf.bytes);
     }
     return pdf.bytes;
+  }
+
+  private keyOf(record: ReceiptRecord, state: ReceiptPdfState): string {
+    const { receiptHash } = record.receipt;
+    const position = String(record.anchor.leafIndex ?? '');
+    const certificate = this.deps.maker.certificateFingerprint;
+    return [record.id, state, receiptHash, position, certificate].join('\n');
+  }
+
+  private remember(key: string, pdf: Buffer): void {
+    this.verified.delete(key);
+    this.verified.set(key, digest(pdf));
+    if (this.verified.size > VERIFIED_PDFS) {
+      this.verified.delete(this.verified.keys().next().value!);
+    }
   }
 
   private async make(
