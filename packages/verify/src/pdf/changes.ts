@@ -1,8 +1,7 @@
 import { PDFDict, PDFName, type PDFObject, PDFRawStream, PDFRef } from 'pdf-lib';
 import { dictOf, elements, name } from './objects.js';
 import type { Roles } from './roles.js';
-import { refsIn } from './refs.js';
-import { reachable, same, type State } from './state.js';
+import { reachable, refsIn, same, type State } from './state.js';
 import type { Revision } from './xref.js';
 
 /**

@@ -9,11 +9,7 @@ import {
   PDFRawStream,
 } from 'pdf-lib';
 import { decodeBounded } from './decode.js';
-import { refsIn } from './refs.js';
 import { type ObjectScan, ScanError, scanObject } from './scan.js';
-import { Unreadable } from './unreadable.js';
-
-export { Unreadable };
 
 /**
  * Single indirect objects read at a byte offset of the file, or from an object stream, the way a
@@ -34,6 +30,10 @@ export const MAX_OBJECTS = 20_000;
 /** Objects one object stream may hold. */
 const MAX_STREAM_OBJECTS = 10_000;
 
+export class Unreadable extends Error {
+  override name = 'Unreadable';
+}
+
 export interface Parsed {
   value: PDFObject;
   /** Where the object lies in the file ("N G obj" to the end of its value); absent in a stream. */
@@ -50,8 +50,6 @@ interface Place {
   bytes: Uint8Array;
   start: number;
 }
-
-type Internals = { bytes: { offset(): number } };
 
 const HEADER = /^(\d{1,10})[\0\t\n\f\r ]+(\d{1,5})[\0\t\n\f\r ]+obj/;
 
@@ -168,25 +166,15 @@ export class ObjectReader {
     return scan;
   }
 
-  /**
-   * pdf-lib's value of a scanned object. Its bytes were charged when scanned; the two readings
-   * must agree on where the value ends and what it refers to, or the file is not read at all.
-   */
-  private valueOf(scanned: ObjectScan & Place): PDFObject {
+  /** pdf-lib's value of a scanned object (its bytes were charged when scanned). */
+  private valueOf(scanned: Place): PDFObject {
     const { bytes, start } = scanned;
     const slice = bytes.subarray(start, Math.min(bytes.length, start + MAX_OBJECT_BYTES));
-    const parser = PDFObjectParser.forBytes(slice, this.context);
-    let value: PDFObject;
     try {
-      value = parser.parseObject();
+      return PDFObjectParser.forBytes(slice, this.context).parseObject();
     } catch {
       throw new Unreadable(`an object at byte ${start} cannot be read`);
     }
-    const used = (parser as unknown as Internals).bytes.offset();
-    if (used !== scanned.used || !sameNumbers(refsIn(value), scanned.refs)) {
-      throw new Unreadable(`an object at byte ${start} reads two ways`);
-    }
-    return value;
   }
 
   private spend(bytes: number): void {
@@ -226,14 +214,6 @@ export class ObjectReader {
     }
     return members;
   }
-}
-
-/** Whether two lists hold the same numbers, as many times each, in any order. */
-function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  const sorted = (list: readonly number[]) => [...list].sort((x, y) => x - y);
-  const [x, y] = [sorted(a), sorted(b)];
-  return x.every((n, i) => Object.is(n, y[i]) || n === y[i]);
 }
 
 export const latin1 = (bytes: Uint8Array): string => {

@@ -8,7 +8,7 @@ import {
   PDFRawStream,
 } from 'pdf-lib';
 import { MAX_OBJECT_DEPTH } from '../../src/pdf/nesting.js';
-import { refsIn } from '../../src/pdf/refs.js';
+import { refsIn } from '../../src/pdf/state.js';
 import { ScanError, scanObject, type ScanKind } from '../../src/pdf/scan.js';
 
 /**

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_OBJECT_DEPTH } from '../../src/pdf/nesting.js';
 import { ObjectReader } from '../../src/pdf/objects.js';
+import { checkPdfRevisions } from '../../src/pdf/revision-check.js';
 import { scanObject } from '../../src/pdf/scan.js';
 import { HIDDEN_REFERENCES } from './hidden-references.js';
 import { agreedReading } from './scan-oracle.js';
@@ -49,6 +50,25 @@ describe('the object scanner', () => {
     const holder = reader.at(9, 12).value;
     expect(reader.scanInStream(holder, 12, 0, 10).refs).toEqual([5]);
     expect(reader.scanInStream(holder, 12, 1, 11).refs).toEqual([6]);
+  });
+
+  it('charges every object scanned to one budget: objects nested in each other are not read again and again', async () => {
+    // object k is a string holding object k + 1: reading each to its end costs the file again
+    const levels = 4000;
+    let text = '%PDF-1.7\n';
+    const offsets: number[] = [];
+    for (let k = 1; k <= levels; k += 1) {
+      offsets.push(text.length);
+      text += `${k} 0 obj (`;
+    }
+    text += `${')'.repeat(levels)}\nendobj\n`;
+    const xref = text.length;
+    const rows = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+    text += `xref\n0 ${levels + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${levels + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+    expect(await checkPdfRevisions(bytes(text))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('takes too long to read object by object'),
+    });
   });
 
   it('agrees with pdf-lib on generated PDF syntax (fast-check)', () => {
