@@ -139,7 +139,7 @@ export const TARGETS: FuzzTarget[] = [
       "one PDF object read without building its values (its extent, kind, keys and references), against pdf-lib's parse of the same bytes (pdf/scan.ts)",
     seeds: async () => seeds.objectSeeds(),
     run: async (bytes) => agreedReading(bytes),
-    ciRuns: 300,
+    ciRuns: 150,
   },
   {
     name: 'pdf-signature',
