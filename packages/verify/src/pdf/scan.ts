@@ -1,7 +1,7 @@
 import { MAX_OBJECT_DEPTH } from './nesting.js';
 import {
   decodedName,
-  DIGIT,
+  isDigit,
   FALSE,
   literalEnd,
   nameEnd,
@@ -183,22 +183,24 @@ class Scanner {
   private numbers(p: number): void {
     const b = this.b;
     let at = p;
-    let end = numberEnd(this.b, p);
+    let end = numberEnd(b, p);
+    let look = this.skip(end);
     for (;;) {
-      const look = this.skip(end);
-      if (!DIGIT[b[look] ?? -1]) {
+      if (!isDigit(b[look])) {
         this.pos = look;
         return;
       }
-      const second = numberEnd(this.b, look);
+      const second = numberEnd(b, look);
       const r = this.skip(second);
       if (b[r] === R) {
         this.refs.push(numberAt(b, at, end));
         this.pos = this.skip(r + 1);
         return;
       }
+      // the second number starts the next element, and what follows it is skipped already
       at = look;
       end = second;
+      look = r;
     }
   }
 
@@ -207,7 +209,7 @@ class Scanner {
     // in a run of numbers each was read already as the lookahead of the one before it
     const first = this.lookahead[0] === p ? this.lookahead[1] : numberEnd(this.b, p);
     const look = this.skip(first);
-    if (DIGIT[this.b[look] ?? -1]) {
+    if (isDigit(this.b[look])) {
       const second = numberEnd(this.b, look);
       this.lookahead = [look, second];
       const r = this.skip(second);

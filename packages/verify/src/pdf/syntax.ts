@@ -23,7 +23,9 @@ const table = (chars: string): Uint8Array => {
 };
 const SPACE = table('\0\t\n\f\r ');
 const DELIMITER = table('()<>[]{}/%');
-export const DIGIT = table('0123456789');
+/** A digit; false past the end (undefined). */
+export const isDigit = (c: number | undefined): boolean =>
+  c !== undefined && c >= 0x30 && c <= 0x39;
 export const NUMERIC = table('0123456789+-.');
 const bytesOf = (word: string): Uint8Array => Uint8Array.from(word, (c) => c.charCodeAt(0));
 export const TRUE = bytesOf('true');
@@ -39,7 +41,7 @@ const [OPEN_PAREN, CLOSE_PAREN, BACKSLASH, PLUS, MINUS, PERIOD] = [40, 41, 92, 4
 export function skipSpace(b: Uint8Array, from: number): number {
   let i = from;
   for (;;) {
-    while (i < b.length && SPACE[b[i] ?? -1]) i += 1;
+    while (i < b.length && SPACE[b[i] as number] === 1) i += 1;
     if (b[i] !== PERCENT) return i;
     while (i < b.length && b[i] !== LF && b[i] !== CR) i += 1;
   }
@@ -77,12 +79,12 @@ export function decodedName(b: Uint8Array, from: number, to: number): string {
 export function numberEnd(b: Uint8Array, p: number): number {
   let i = b[p] === PLUS || b[p] === MINUS ? p + 1 : p;
   const integer = i;
-  while (DIGIT[b[i] ?? -1]) i += 1;
+  while (isDigit(b[i])) i += 1;
   let digits = i - integer;
   if (b[i] === PERIOD) {
     const fraction = i + 1;
     i = fraction;
-    while (DIGIT[b[i] ?? -1]) i += 1;
+    while (isDigit(b[i])) i += 1;
     digits += i - fraction;
   } else if (b[i] === PLUS || b[i] === MINUS) throw new ScanError(false);
   if (digits === 0) throw new ScanError(false);
