@@ -38,8 +38,8 @@ export interface Review {
 
 /**
  * An object the revision lists with another value: `before` is its value in the previous state,
- * `after` its value now, parsed only when it existed before (a new object's value is read only
- * when a rule names what it is: most are judged by their number and references alone).
+ * `after` its value now. A new object that is no stream is parsed only when a rule names what it
+ * is: most new objects are judged by their number and references alone.
  */
 interface Change {
   num: number;
