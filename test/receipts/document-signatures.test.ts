@@ -7,6 +7,7 @@ import { makeTsaFiles } from '../helpers/tsa.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import {
   appendUpdate,
+  deedPdf,
   tail,
   NOTARY_ID,
   NOTARY_NAME,
@@ -213,6 +214,19 @@ describe('doc.signatures (ron-pades-v1)', () => {
     );
     const { receipt, signatures } = await issue(request(info));
     expect(receipt.reasons, signatures?.details).toContain('document_modified_after_signing');
+  });
+
+  it('fails a revision that fills in an object the signed deed refers to, the reference hidden after an escaped backslash', async () => {
+    // object 6 refers to object 99, which the deed does not define: (x\\) ends at its ')'
+    const deed = deedPdf(undefined, ['<< /Note (x\\\\) /See 99 0 R >>']);
+    const signed = deeds.sign(deed, 'notary', 'Notary');
+    expect(tail(signed).size).toBeLessThan(99);
+    const filled = appendUpdate(signed, new Map([[99, '<< /Title (Deed of someone else) >>']]));
+    const { receipt, signatures } = await issue(request(filled));
+    expect(receipt.reasons, signatures?.details).toContain('document_modified_after_signing');
+    expect(signatures?.details).toContain(
+      'fills in object 99, which the signed document refers to',
+    );
   });
 
   it('fails a certificate outside the trust anchors: signer_not_trusted', async () => {

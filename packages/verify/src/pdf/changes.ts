@@ -36,10 +36,15 @@ export interface Review {
   additions: string[];
 }
 
+/**
+ * An object the revision lists with another value: `before` is its value in the previous state,
+ * `after` its value now. A new object that is no stream is parsed only when a rule names what it
+ * is: most new objects are judged by their number and references alone.
+ */
 interface Change {
   num: number;
   before: PDFObject | undefined;
-  after: PDFObject | undefined;
+  after: () => PDFObject | undefined;
 }
 
 const key = (k: string): PDFName => PDFName.of(k);
@@ -71,7 +76,7 @@ export function reviewRevision(
   // what refers to an object now: the signed document, or an object a later revision wrote
   const later = signed.laterReferences;
   if (later) {
-    for (const c of changes) for (const ref of refsIn(c.after)) later.add(ref);
+    for (const c of changes) for (const ref of cur.refs(c.num)) later.add(ref);
     for (const ref of refsIn(cur.trailer)) later.add(ref);
   }
   for (const change of changes) {
@@ -108,6 +113,12 @@ function changed(
       if (before !== undefined) out.push(`deletes ${roleOf(num, signed)}`);
       continue;
     }
+    // a new object that is no stream is no cross-reference or object stream either, and differs
+    // from nothing: its value waits until a rule asks for it
+    if (before === undefined && cur.scanned(num)?.kind !== 'stream') {
+      changes.push({ num, before, after: () => cur.object(num) });
+      continue;
+    }
     const after = cur.object(num);
     if (same(before, after)) continue;
     // cross-reference and object streams only carry the objects they list, each judged itself;
@@ -119,7 +130,7 @@ function changed(
       }
       continue;
     }
-    changes.push({ num, before, after });
+    changes.push({ num, before, after: () => after });
   }
   return changes;
 }
@@ -267,12 +278,13 @@ function newObject(
   if (signed.referenced.has(num))
     return `fills in object ${num}, which the signed document refers to`;
   if (dss.has(num) || parts.has(num)) return undefined;
-  return `adds object ${num} (${kindOf(change.after)}), part of neither a DSS nor a document time-stamp`;
+  return `adds object ${num} (${kindOf(change.after())}), part of neither a DSS nor a document time-stamp`;
 }
 
 /** A page, or its annotation list, changed only by appending the time-stamp's widgets. */
 function annotsExtended(prev: State, cur: State, change: Change, parts: Set<number>): boolean {
-  const { before, after } = change;
+  const { before } = change;
+  const after = change.after();
   let old: PDFObject[];
   let now: PDFObject[];
   const a = dictOf(before);
@@ -296,7 +308,8 @@ function roleOf(num: number, signed: Signed): string {
 }
 
 function describe(change: Change, signed: Signed): string {
-  const { num, before, after } = change;
+  const { num, before } = change;
+  const after = change.after();
   const role = signed.roles.get(num) ?? 'an object';
   const a = dictOf(before);
   const b = dictOf(after);
@@ -325,7 +338,7 @@ function kindOf(value: PDFObject | undefined): string {
 export const referencedBy = (state: State): Set<number> => {
   const out = new Set<number>();
   for (const num of state.entries.keys()) {
-    if (state.inUse(num)) for (const ref of refsIn(state.object(num))) out.add(ref);
+    for (const ref of state.refs(num)) out.add(ref);
   }
   return out;
 };

@@ -107,6 +107,9 @@ export function signatureDictionaries(reader: ObjectReader, revisions: Revision[
     const state = new State(reader, revisions, revision.number);
     for (const [num, entry] of revision.entries) {
       if (entry.kind === 'free') continue;
+      // every object is scanned; only a dictionary with a /ByteRange key is parsed
+      const scanned = state.scanned(num);
+      if (scanned?.kind !== 'dict' || !scanned.keys.has('ByteRange')) continue;
       const value = state.object(num);
       if (!(value instanceof PDFDict) || !value.has(PDFName.of('ByteRange'))) continue;
       const extent = state.extent(num);

@@ -1,12 +1,14 @@
 import { PDFArray, PDFDict, PDFNumber, type PDFObject, PDFRawStream, PDFRef } from 'pdf-lib';
 import { equalBytes } from '../encoding.js';
-import { MAX_OBJECT_BYTES, type ObjectReader, Unreadable } from './objects.js';
+import { MAX_OBJECT_BYTES, type ObjectReader, type Scanned, Unreadable } from './objects.js';
 import type { Entry, Revision } from './xref.js';
 
 /**
  * The document as it stood at the end of one revision: every object number resolved through the
  * cross-reference sections of that revision and the ones before it (a later section overrides an
- * earlier one), as a reader that opened the file at that length would see it.
+ * earlier one), as a reader that opened the file at that length would see it. An object's value
+ * (`object`) is parsed only when asked for; what it is and refers to (`scanned`, `refs`) is read
+ * without building its values.
  */
 export class State {
   readonly entries = new Map<number, Entry>();
@@ -34,14 +36,31 @@ export class State {
     let value: PDFObject | undefined;
     if (entry?.kind === 'offset') value = this.reader.at(entry.offset, num).value;
     if (entry?.kind === 'compressed') {
-      // an object stream is never itself compressed: that would let a lookup loop
-      const holder = this.entries.get(entry.stream);
-      if (holder?.kind !== 'offset') throw new Unreadable(`object ${num} is in no object stream`);
-      const stream = this.reader.at(holder.offset, entry.stream).value;
-      value = this.reader.inStream(stream, entry.stream, entry.index, num);
+      value = this.reader.inStream(this.holder(num, entry), entry.stream, entry.index, num);
     }
     this.memo.set(num, value);
     return value;
+  }
+
+  /** Object `num` scanned (its kind, keys, references, extent), or undefined when not in use. */
+  scanned(num: number): Scanned | undefined {
+    const entry = this.entries.get(num);
+    if (entry?.kind === 'offset') return this.reader.scan(entry.offset, num);
+    if (entry?.kind !== 'compressed') return undefined;
+    return this.reader.scanInStream(this.holder(num, entry), entry.stream, entry.index, num);
+  }
+
+  /** The object stream holding a compressed object, parsed. */
+  private holder(num: number, entry: Entry & { kind: 'compressed' }): PDFObject {
+    // an object stream is never itself compressed: that would let a lookup loop
+    const holder = this.entries.get(entry.stream);
+    if (holder?.kind !== 'offset') throw new Unreadable(`object ${num} is in no object stream`);
+    return this.reader.at(holder.offset, entry.stream).value;
+  }
+
+  /** The object numbers object `num` refers to (none when it is not in use). */
+  refs(num: number): readonly number[] {
+    return this.scanned(num)?.refs ?? [];
   }
 
   /** The object numbers held by object stream `num` (which must be one). */
@@ -52,7 +71,7 @@ export class State {
   /** Where object `num` lies in the file, when it is not in an object stream. */
   extent(num: number): { start: number; end: number } | undefined {
     const entry = this.entries.get(num);
-    return entry?.kind === 'offset' ? this.reader.at(entry.offset, num).extent : undefined;
+    return entry?.kind === 'offset' ? this.reader.scan(entry.offset, num).extent : undefined;
   }
 
   /** A value with a reference resolved (one level). */
@@ -86,7 +105,7 @@ export function same(a: PDFObject | undefined, b: PDFObject | undefined): boolea
  */
 const MAX_OBJECT_VALUES = MAX_OBJECT_BYTES / 2;
 
-/** The object numbers a value refers to, directly or inside its arrays and dictionaries. */
+/** The object numbers a parsed value refers to, directly or inside its arrays and dictionaries. */
 export function refsIn(value: PDFObject | undefined, limit = MAX_OBJECT_VALUES): number[] {
   const out: number[] = [];
   const todo: PDFObject[] = value ? [value] : [];
@@ -116,7 +135,7 @@ export function reachable(state: State, from: PDFObject | undefined, limit = 409
     if (seen.has(num) || !state.inUse(num)) continue;
     seen.add(num);
     if (seen.size > limit) throw new Unreadable('a structure of the PDF is too large');
-    todo.push(...refsIn(state.object(num)));
+    for (const ref of state.refs(num)) todo.push(ref);
   }
   return seen;
 }

@@ -4,6 +4,7 @@ import { PDFName, PDFRawStream } from 'pdf-lib';
 import { decodeBounded } from '../../src/pdf/decode.js';
 import { loadPdf } from '../../src/pdf/load.js';
 import { children, ctx, readNode, sequence, TAG } from '../../src/timestamp/der.js';
+import { HIDDEN_REFERENCES } from '../pdf/hidden-references.js';
 
 /**
  * The corpus the targets start from: the committed sample receipts (docs/), the recorded
@@ -37,6 +38,35 @@ export const pdfSeeds = (): Uint8Array[] => [
   read(join(DOCS, 'sample-receipt.pdf')),
   ...filesIn(join(FIXTURES, 'hostile'), '.pdf').map(read),
 ];
+
+/** Objects cut from one file at most, and the bytes of each (a font file stream is 130 KiB). */
+const MAX_OBJECT_SEEDS = 120;
+const MAX_OBJECT_SEED_BYTES = 16 * 1024;
+
+/**
+ * Single objects, the bytes after `N G obj` up to and including their `endobj`, cut from the PDF
+ * seeds by a regular expression (not by the reader under test); objects that hide references
+ * (../pdf/hidden-references.ts); a font's /W array of the shape poppler writes.
+ */
+export function objectSeeds(): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const pdf of pdfSeeds()) {
+    const text = Buffer.from(pdf).toString('latin1');
+    let cut = 0;
+    for (const m of text.matchAll(/\d+[ \r\n]+\d+[ \r\n]+obj/g)) {
+      if (++cut > MAX_OBJECT_SEEDS) break;
+      const from = (m.index ?? 0) + m[0].length;
+      const end = text.indexOf('endobj', from);
+      const to = Math.min(end < 0 ? text.length : end + 6, from + MAX_OBJECT_SEED_BYTES);
+      out.push(pdf.subarray(from, to));
+    }
+  }
+  const widths = Array.from({ length: 256 }, (_, i) => `${i} [${500 + i} 600]`).join(' ');
+  const font = `<< /Type /Font /Subtype /CIDFontType2 /W [${widths} 300 400 500] /FontDescriptor 9 0 R >>`;
+  return [...out, ...[...HIDDEN_REFERENCES.map((h) => h.text), font].map(latin1Bytes)];
+}
+
+const latin1Bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'latin1'));
 
 export const bundleSeeds = (): Uint8Array[] => filesIn(FIXTURES, '.json').map(read);
 

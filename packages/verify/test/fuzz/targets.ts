@@ -21,6 +21,7 @@ import { verifyBundle } from '../../src/verify.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhook.js';
 import { Usage } from '../../src/cli/options.js';
 import { pinnedKeys } from '../helpers.js';
+import { agreedReading } from '../pdf/scan-oracle.js';
 import * as seeds from './seeds.js';
 import { WEBHOOK_FUZZ_KEY, webhookSeeds } from './webhook-seeds.js';
 
@@ -131,6 +132,14 @@ export const TARGETS: FuzzTarget[] = [
       return [read, typedResult(await documentText(bytes), 'documentText')];
     },
     ciRuns: 30,
+  },
+  {
+    name: 'pdf-object-scan',
+    parser:
+      "one PDF object read without building its values (its extent, kind, keys and references), against pdf-lib's parse of the same bytes (pdf/scan.ts)",
+    seeds: async () => seeds.objectSeeds(),
+    run: async (bytes) => agreedReading(bytes),
+    ciRuns: 150,
   },
   {
     name: 'pdf-signature',
