@@ -15,8 +15,8 @@ const workerScript = `import(${JSON.stringify(new URL('./worker.mjs', import.met
 
 /**
  * PGlite's WebAssembly as the first store thread of this process compiled it: each thread after
- * it instantiates this module (its machine code shared, not compiled again), which makes opening
- * a store about half the CPU it was. Kept for the process's life, as the one store of the
+ * it instantiates this module (its machine code shared, not compiled again), which more than
+ * halves the CPU of opening a store. Kept for the process's life, as the one store of the
  * service or a CLI command is.
  */
 let compiledPGlite: WebAssembly.Module | undefined;
