@@ -31,7 +31,10 @@ function embeddedCopy(blank: boolean): string {
       'no embedded template: this test file needs the integration tier (vitest.config.ts)',
     );
   const dir = path.join(path.dirname(template), `store-${randomBytes(6).toString('hex')}`);
-  fs.cpSync(template, dir, { recursive: true });
+  // every file is new: created exclusively, none is truncated first, which on ext4 (its
+  // auto_da_alloc) writes each of the cluster's thousand files out at close and made removing
+  // the copy afterwards wait seconds for that I/O
+  fs.cpSync(template, dir, { recursive: true, mode: fs.constants.COPYFILE_EXCL });
   return dir;
 }
 

@@ -1,22 +1,25 @@
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Notification, Request, Response } from './messages.js';
+import type { Compiled, Notification, Request, Response, StoreThreadData } from './messages.js';
 
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
 /** A request before it is numbered (each member of the union without its id). */
 type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never;
 type Call = Unnumbered<Request>;
 
-/** worker.ts beside this file: .js when built, .ts when run from source (tests, tsx). */
-const here = fileURLToPath(import.meta.url);
-const workerFile = path.join(path.dirname(here), `worker${path.extname(here)}`);
+/**
+ * The thread's code, JavaScript beside this file in src/ and in dist/ (see worker.mjs), imported
+ * by a one-line script: a thread started on the file itself would refuse the `--input-type` a
+ * process run with `node --input-type=module -e` passes on to its threads.
+ */
+const workerScript = `import(${JSON.stringify(new URL('./worker.mjs', import.meta.url).href)});`;
 
-/** Run from source, the thread first registers tsx's loader so it can import TypeScript. */
-function fromSource(file: string): string {
-  const url = JSON.stringify(pathToFileURL(file).href);
-  return `import('tsx/esm/api').then(({ register }) => { register(); return import(${url}); });`;
-}
+/**
+ * PGlite's WebAssembly as the first store thread of this process compiled it: each thread after
+ * it instantiates this module (its machine code shared, not compiled again), which more than
+ * halves the CPU of opening a store. Kept for the process's life, as the one store of the
+ * service or a CLI command is.
+ */
+let compiledPGlite: WebAssembly.Module | undefined;
 
 /**
  * PGlite on a thread of its own, behind the part of PGlite's interface knex-pglite and the
@@ -33,10 +36,11 @@ export class ThreadedPGlite {
   private failure: Error | undefined;
 
   constructor(dataDir: string | undefined) {
-    this.worker = workerFile.endsWith('.ts')
-      ? new Worker(fromSource(workerFile), { eval: true, workerData: { dataDir } })
-      : new Worker(workerFile, { workerData: { dataDir } });
-    this.worker.on('message', (message: Response | Notification) => this.received(message));
+    const workerData: StoreThreadData = { dataDir, wasmModule: compiledPGlite };
+    this.worker = new Worker(workerScript, { eval: true, workerData });
+    this.worker.on('message', (message: Response | Notification | Compiled) =>
+      this.received(message),
+    );
     const stopped = (why: string) =>
       this.fail(new Error(`the embedded store thread stopped${why}`));
     this.worker.on('error', (err) => stopped(`: ${err.message}`));
@@ -80,7 +84,11 @@ export class ThreadedPGlite {
     });
   }
 
-  private received(message: Response | Notification): void {
+  private received(message: Response | Notification | Compiled): void {
+    if ('wasmModule' in message) {
+      compiledPGlite ??= message.wasmModule;
+      return;
+    }
     if ('channel' in message) {
       for (const fn of this.listeners.get(message.channel) ?? []) fn(message.payload);
       return;
