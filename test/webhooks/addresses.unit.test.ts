@@ -110,6 +110,8 @@ describe('a target', () => {
       'https://0x7f.1/hook',
       'https://127.1/hook',
       'https://017700000001/hook',
+      'https://127.0.0.1./hook',
+      'https://%31%32%37.0.0.1/hook',
       'https://0/hook',
       'https://0.0.0.0/hook',
       'https://167772161/hook', // 10.0.0.1
