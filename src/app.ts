@@ -29,7 +29,7 @@ import { limitConnections } from './http/connection-limits.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database, type StoreLog } from './storage/database.js';
 import { WEBHOOK_BATCH } from './services.js';
-import { startDispatcher } from './webhooks/dispatcher.js';
+import { startDispatcher } from './webhooks/dispatch-loop.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,8 +107,9 @@ function runSealer(app: FastifyInstance, config: Config): void {
 }
 
 /**
- * The webhook dispatcher (src/webhooks/dispatcher.ts) runs while the app does, stopped before
- * the store closes; WEBHOOK_DELIVERY_INTERVAL_MS=0: this process sends none.
+ * The webhook dispatcher (src/webhooks/dispatch-loop.ts) runs while the app does, woken by the
+ * store's delivery notices and asleep while nothing is pending, stopped before the store closes;
+ * WEBHOOK_DELIVERY_INTERVAL_MS=0: this process sends none.
  */
 function runWebhooks(app: FastifyInstance, config: Config): void {
   if (config.webhooks.intervalMs <= 0) return;
@@ -116,7 +117,12 @@ function runWebhooks(app: FastifyInstance, config: Config): void {
     onAttempt: (outcome) => app.metrics.webhookAttempt(outcome),
     log: app.log,
   });
-  const running = startDispatcher(dispatcher, config.webhooks.intervalMs, WEBHOOK_BATCH, app.log);
+  const running = startDispatcher(dispatcher, {
+    intervalMs: config.webhooks.intervalMs,
+    batch: WEBHOOK_BATCH,
+    notices: app.repos.webhookNotices,
+    log: app.log,
+  });
   app.addHook('onClose', () => running.stop());
 }
 

@@ -40,9 +40,11 @@ export const SERVICE_ERROR_CODES = [
   'malformed_checkpoint',
   'unknown_key',
   'invalid_signature',
-  // webhooks: a subscription's target refused (form or address), a subscription or delivery unknown
+  // webhooks: a subscription's target refused (form or address), a subscription or delivery
+  // unknown (or disabled, for redelivery and test events), a tenant's subscriptions at their limit
   'webhook_target_refused',
   'webhook_not_found',
+  'webhook_limit_reached',
   // signing
   'signing_disabled',
   // process edges: configuration, the embedded store's lock, the CLI, GitHub check runs

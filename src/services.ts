@@ -236,7 +236,7 @@ function webhooksOf(
     : signingPem
       ? webhookKeyFromSigningKey(signingPem)
       : undefined;
-  const targets = new TargetPolicy(webhooks.allowedNetworks);
+  const targets = new TargetPolicy(webhooks.allowedNetworks, undefined, webhooks.timeoutMs);
   return {
     service: new WebhookService(stores.webhooks, targets),
     key,
@@ -247,8 +247,9 @@ function webhooksOf(
         facts: receipts,
         links: receiptLinks(config.publicUrl),
         targets,
-        send: httpSender(webhooks.timeoutMs, 'verification-receipts-webhooks/1'),
+        send: httpSender('verification-receipts-webhooks/1'),
         webhookKey: key,
+        timeoutMs: webhooks.timeoutMs,
         leaseMs: webhooks.timeoutMs + WEBHOOK_LEASE_MARGIN_MS,
         batch: WEBHOOK_BATCH,
         ...overrides,

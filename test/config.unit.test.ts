@@ -149,3 +149,21 @@ describe('how PDF receipts present themselves', () => {
     expect(() => loadConfig({ PDF_TIME_ZONE: 'Mars/Olympus' })).toThrow(/PDF_TIME_ZONE/);
   });
 });
+
+describe('webhooks', () => {
+  it('WEBHOOK_TIMEOUT_MS is 100 ms to 120 s: a longer attempt would outlive its lease', () => {
+    expect(loadConfig({}).webhooks.timeoutMs).toBe(15_000);
+    expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '120000' }).webhooks.timeoutMs).toBe(120_000);
+    for (const value of ['99', '120001', '3000000000'])
+      expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: value }), value).toThrow(/WEBHOOK_TIMEOUT_MS/);
+  });
+
+  it('WEBHOOK_ALLOWED_NETWORKS takes CIDRs only', () => {
+    expect(
+      loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16, fd00::/8' }).webhooks,
+    ).toMatchObject({ allowedNetworks: ['10.20.0.0/16', 'fd00::/8'] });
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: 'intranet' })).toThrow(
+      /WEBHOOK_ALLOWED_NETWORKS/,
+    );
+  });
+});

@@ -31,6 +31,11 @@ export const LIMITS = {
    * raw text before it is parsed, so a body of nested brackets costs one short scan.
    */
   jsonDepth: 64,
+  /**
+   * Webhook subscriptions a tenant may hold: each event it records is one delivery per
+   * subscription, written in the transaction of the change it reports.
+   */
+  webhookSubscriptions: 20,
 } as const;
 
 /** A string of at most `max` characters (and at least `min`). */

@@ -51,6 +51,7 @@ export const SERVICE_ERROR_RESPONSE: Record<ServiceErrorCode, ErrorCode> = {
   invalid_signature: 'dependency_unavailable',
   webhook_target_refused: 'validation_failed',
   webhook_not_found: 'not_found',
+  webhook_limit_reached: 'validation_failed',
   signing_disabled: 'dependency_unavailable',
   config_invalid: 'dependency_unavailable',
   store_locked: 'dependency_unavailable',

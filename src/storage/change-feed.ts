@@ -12,7 +12,9 @@ export type CachedTable =
   | 'signing_keys'
   | 'signing_key_endorsements'
   // news only, nothing cached: a witness cosigned a checkpoint (`Prefer: wait=N, witnessed`)
-  | 'log_cosignatures';
+  | 'log_cosignatures'
+  // news only: a webhook delivery became pending or got a new time (migration 029)
+  | 'webhook_deliveries';
 /**
  * What changed in a table, when narrower than "anything": for `receipts`, `sealed` (a seal gave
  * positions to entries that had none) or one receipt's id (its row or its revocation changed).

@@ -18,7 +18,7 @@ import type {
 } from '../receipts/ports.js';
 import type { ReceiptPdfStore } from '../receipts/pdf-store.js';
 import type { NotaryRecord } from '../receipts/types.js';
-import type { WebhookStore } from '../webhooks/ports.js';
+import type { DeliveryNotices, WebhookStore } from '../webhooks/ports.js';
 
 /**
  * Every port a storage backend implements. The domain declares what its use cases need
@@ -119,6 +119,8 @@ export interface Repositories {
   sealNotices: SealNotices;
   /** Webhook subscriptions and the outbox's deliveries (`src/webhooks/ports.ts`). */
   webhooks: WebhookStore;
+  /** Deliveries recorded or given a new time by any process on this store (the dispatcher). */
+  webhookNotices: DeliveryNotices;
   /** Witness cosignatures stored by any process on this store (`Prefer: wait=N, witnessed`). */
   cosignatureNotices: CosignatureNotices;
   /** Readiness and pool figures (`/readyz`, `/metrics`). */

@@ -10,7 +10,7 @@ import { NotaryRepository } from './notaries.js';
 import { ReceiptPdfRepository } from './receipt-pdfs.js';
 import { ReceiptRepository } from './receipts.js';
 import { RevocationRepository } from './revocations.js';
-import { FeedCosignatureNotices, FeedSealNotices } from './seal-notices.js';
+import { FeedCosignatureNotices, FeedDeliveryNotices, FeedSealNotices } from './seal-notices.js';
 import { SigningKeyRepository } from './signing-keys.js';
 import { TenantPolicyRepository } from './tenant-policies.js';
 import { TokenUseRepository } from './token-uses.js';
@@ -48,6 +48,7 @@ export function createRepositories(db: Database, options: RepositoryOptions = {}
     deploymentGates: new DeploymentGateRepository(db.knex),
     sealNotices: new FeedSealNotices(db.changes),
     webhooks: new WebhookRepository(db.knex),
+    webhookNotices: new FeedDeliveryNotices(db.changes),
     cosignatureNotices: new FeedCosignatureNotices(db.changes),
     health: new KnexStoreHealth(db.knex, db.kind),
   };

@@ -1,4 +1,5 @@
 import type { CosignatureNotices, SealNotices } from '../receipts/ports.js';
+import type { DeliveryNotices } from '../webhooks/ports.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /**
@@ -39,6 +40,25 @@ export class FeedCosignatureNotices implements CosignatureNotices {
   subscribe(fn: () => void): () => void {
     return this.feed.onChange((table) => {
       if (table === '*' || table === 'log_cosignatures') fn();
+    });
+  }
+}
+
+/**
+ * Webhook delivery notices from the change feed: the `webhook_deliveries` trigger's NOTIFY
+ * (migration 029), from this process or another, after the commit; the feed's reconnect (`*`)
+ * wakes the dispatcher too.
+ */
+export class FeedDeliveryNotices implements DeliveryNotices {
+  constructor(private readonly feed: ChangeFeed) {}
+
+  get live(): boolean {
+    return this.feed.live;
+  }
+
+  subscribe(fn: () => void): () => void {
+    return this.feed.onChange((table) => {
+      if (table === '*' || table === 'webhook_deliveries') fn();
     });
   }
 }

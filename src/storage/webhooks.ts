@@ -1,117 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AnyEventType, EventType, Scheme } from '../webhooks/events.js';
 import type {
   AttemptRecord,
   ClaimedDelivery,
-  Delivery,
   DeliveryPage,
   NewSubscription,
-  StoredEvent,
   Subscription,
   WebhookStore,
 } from '../webhooks/ports.js';
 import { affectedRows } from './affected.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import {
+  DELIVERY_COLUMNS,
+  toClaim,
+  toDelivery,
+  toSubscription,
+  type ClaimRow,
+  type DeliveryRow,
+  type SubscriptionRow,
+} from './webhook-rows.js';
+
+/** The first key of the advisory lock a tenant's subscriptions are counted under. */
+const TENANT_LOCK = 0x77686b73; // 'whks'
 
 /** What a uuid column accepts; any other id names nothing. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface SubscriptionRow {
-  id: string;
-  tenant: string;
-  url: string;
-  event_types: string[];
-  schemes: string[];
-  secret: string | null;
-  created_at: Date;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-}
-
-interface DeliveryRow {
-  id: string;
-  event_id: string;
-  event_type: string;
-  subscription_id: string;
-  state: Delivery['state'];
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_attempt_at: Date | null;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at: Date | null;
-  created_at: Date;
-}
-
-function toSubscription(row: SubscriptionRow): Subscription {
-  return {
-    id: row.id,
-    tenant: row.tenant,
-    url: row.url,
-    eventTypes: row.event_types as EventType[],
-    schemes: row.schemes as Scheme[],
-    secret: row.secret,
-    createdAt: row.created_at,
-    disabledAt: row.disabled_at,
-    disabledReason: row.disabled_reason,
-  };
-}
-
-function toDelivery(row: DeliveryRow): Delivery {
-  return {
-    id: row.id,
-    eventId: row.event_id,
-    eventType: row.event_type as AnyEventType,
-    subscriptionId: row.subscription_id,
-    state: row.state,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lastAttemptAt: row.last_attempt_at,
-    lastStatus: row.last_status,
-    lastError: row.last_error,
-    deliveredAt: row.delivered_at,
-    createdAt: row.created_at,
-  };
-}
-
-/** A claimed row: the delivery, its event and its subscription, prefixed (`e_`, `s_`). */
-type ClaimRow = DeliveryRow & {
-  lease_owner: string;
-  e_tenant: string;
-  e_subject: string;
-  e_data: Record<string, unknown>;
-  e_body: string | null;
-  e_created_at: Date;
-} & { [K in keyof SubscriptionRow as `s_${K}`]: SubscriptionRow[K] };
-
-function toClaim(row: ClaimRow): ClaimedDelivery {
-  const event: StoredEvent = {
-    id: row.event_id,
-    tenant: row.e_tenant,
-    type: row.event_type as AnyEventType,
-    subject: row.e_subject,
-    data: row.e_data,
-    body: row.e_body,
-    createdAt: row.e_created_at,
-  };
-  const subscription = toSubscription({
-    id: row.s_id,
-    tenant: row.s_tenant,
-    url: row.s_url,
-    event_types: row.s_event_types,
-    schemes: row.s_schemes,
-    secret: row.s_secret,
-    created_at: row.s_created_at,
-    disabled_at: row.s_disabled_at,
-    disabled_reason: row.s_disabled_reason,
-  });
-  return { delivery: toDelivery(row), event, subscription, leaseOwner: row.lease_owner };
-}
-
-const DELIVERY_COLUMNS = `d.id, d.event_id, e.type as event_type, d.subscription_id, d.state,
-  d.attempts, d.next_attempt_at, d.last_attempt_at, d.last_status, d.last_error, d.delivered_at,
-  d.created_at`;
 
 /**
  * Webhook subscriptions and deliveries (migration 025). A delivery is leased by an update of rows
@@ -123,18 +36,27 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, e.type as event_type, d.subscription
 export class WebhookRepository implements WebhookStore {
   constructor(private readonly knex: Knex) {}
 
-  async createSubscription(s: NewSubscription): Promise<Subscription> {
-    const [row] = (await this.knex('webhook_subscriptions')
-      .insert({
-        id: s.id,
-        tenant: s.tenant,
-        url: s.url,
-        event_types: s.eventTypes,
-        schemes: s.schemes,
-        secret: s.secret,
-      })
-      .returning('*')) as SubscriptionRow[];
-    return toSubscription(row!);
+  async createSubscription(s: NewSubscription, limit: number): Promise<Subscription | undefined> {
+    return this.knex.transaction(async (trx) => {
+      // one lock per tenant: two requests at once cannot both see room for one more
+      await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [TENANT_LOCK, s.tenant]);
+      const count = (await trx('webhook_subscriptions')
+        .where({ tenant: s.tenant })
+        .count({ n: '*' })
+        .first()) as { n: string | number } | undefined;
+      if (Number(count?.n ?? 0) >= limit) return undefined;
+      const [row] = (await trx('webhook_subscriptions')
+        .insert({
+          id: s.id,
+          tenant: s.tenant,
+          url: s.url,
+          event_types: s.eventTypes,
+          schemes: s.schemes,
+          secret: s.secret,
+        })
+        .returning('*')) as SubscriptionRow[];
+      return toSubscription(row!);
+    });
   }
 
   async listSubscriptions(tenant: string): Promise<Subscription[]> {
@@ -203,6 +125,21 @@ export class WebhookRepository implements WebhookStore {
       [now, now, limit, leaseUntil, owner],
     )) as { rows: ClaimRow[] };
     return result.rows.map(toClaim);
+  }
+
+  async nextDue(): Promise<Date | null> {
+    // unleased: the due index's first row; leased (few: those in flight, those whose replica
+    // died): when the lease ends, if that is later than the attempt's time
+    const result = (await this.knex.raw(
+      `select least(
+         (select min(next_attempt_at) from webhook_deliveries
+           where state = 'pending' and lease_until is null),
+         (select min(greatest(next_attempt_at, lease_until)) from webhook_deliveries
+           where state = 'pending' and lease_until is not null)
+       ) as at`,
+    )) as { rows: { at: Date | string | null }[] };
+    const at = result.rows[0]?.at;
+    return at === null || at === undefined ? null : new Date(at);
   }
 
   async keepBody(eventId: string, body: string): Promise<string> {

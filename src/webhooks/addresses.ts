@@ -3,8 +3,10 @@ import { isIP } from 'node:net';
 /**
  * Which addresses a webhook may be sent to. Private, loopback, link-local, unique-local, CGNAT,
  * multicast, documentation and reserved ranges are refused, in IPv4 and IPv6, and so is an
- * IPv6 address that carries an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) whose
- * IPv4 address is refused; unless an operator's CIDR allows it (WEBHOOK_ALLOWED_NETWORKS).
+ * IPv6 address that carries an IPv4 address (IPv4-mapped, NAT64, 6to4) whose IPv4 address is
+ * refused, and every IPv6 address outside global unicast (2000::/3) that carries no public IPv4
+ * address (IPv4-compatible and IPv4-translated forms among them); unless an operator's CIDR
+ * allows it (WEBHOOK_ALLOWED_NETWORKS).
  */
 
 interface Range {
@@ -86,20 +88,28 @@ const V6_REFUSED: Range[] = [
   ['100::/64', 'discard-only'],
   ['2001::/23', 'IETF protocol assignments'],
   ['2001:db8::/32', 'documentation'],
+  ['3fff::/20', 'documentation'],
   ['fc00::/7', 'unique-local'],
   ['fe80::/10', 'link-local'],
   ['fec0::/10', 'site-local'],
   ['ff00::/8', 'multicast'],
 ].map(([cidr, name]) => parseCidr(cidr!, name));
 
-/** IPv6 ranges that carry an IPv4 address, and where it sits. */
-const V6_CARRIERS: { range: Range; at: number }[] = [
-  { range: parseCidr('::ffff:0:0/96', 'IPv4-mapped'), at: 12 },
-  { range: parseCidr('::/96', 'IPv4-compatible'), at: 12 },
-  { range: parseCidr('64:ff9b::/96', 'NAT64'), at: 12 },
-  { range: parseCidr('64:ff9b:1::/48', 'local NAT64'), at: 12 },
-  { range: parseCidr('2002::/16', '6to4'), at: 2 },
+/**
+ * IPv6 ranges that carry an IPv4 address, and where it sits. The IPv4-compatible form is
+ * deprecated (RFC 4291) and reaches nothing public: it is judged by its IPv4 address's range only
+ * to name it, then refused with the rest of what lies outside global unicast.
+ */
+const V6_CARRIERS: { range: Range; at: number; public: boolean }[] = [
+  { range: parseCidr('::ffff:0:0/96', 'IPv4-mapped'), at: 12, public: true },
+  { range: parseCidr('::/96', 'IPv4-compatible'), at: 12, public: false },
+  { range: parseCidr('64:ff9b::/96', 'NAT64'), at: 12, public: true },
+  { range: parseCidr('64:ff9b:1::/48', 'local NAT64'), at: 12, public: true },
+  { range: parseCidr('2002::/16', '6to4'), at: 2, public: true },
 ];
+
+/** The only IPv6 unicast space allocated for the Internet (RFC 4291 §2.4, IANA). */
+const V6_GLOBAL_UNICAST = parseCidr('2000::/3', 'global unicast');
 
 /** The bytes of an address (IPv4 or IPv6, brackets and zone id removed), or undefined. */
 export function addressBytes(address: string): Uint8Array | undefined {
@@ -116,12 +126,15 @@ export function refusedRange(bytes: Uint8Array): string | undefined {
   // :: and ::1 sit inside ::/96 (IPv4-compatible) but are themselves
   const own = V6_REFUSED.slice(0, 2).find((r) => inRange(bytes, r));
   if (own) return own.name;
-  for (const { range, at } of V6_CARRIERS) {
-    if (!inRange(bytes, range)) continue;
-    const inner = refusedRange(bytes.slice(at, at + 4));
-    if (inner) return `${range.name} ${inner}`;
+  for (const carrier of V6_CARRIERS) {
+    if (!inRange(bytes, carrier.range)) continue;
+    const inner = refusedRange(bytes.slice(carrier.at, carrier.at + 4));
+    if (inner) return `${carrier.range.name} ${inner}`;
+    if (carrier.public) return undefined;
   }
-  return V6_REFUSED.find((r) => inRange(bytes, r))?.name;
+  const named = V6_REFUSED.find((r) => inRange(bytes, r))?.name;
+  if (named) return named;
+  return inRange(bytes, V6_GLOBAL_UNICAST) ? undefined : 'reserved (not global unicast)';
 }
 
 /** Whether one of the operator's ranges holds the address (an IPv4-mapped one as IPv4 too). */

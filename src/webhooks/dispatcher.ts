@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { ReceiptLinks } from '../receipts/ports.js';
-import { bodyOf, type ReceiptFacts } from './payloads.js';
+import { bodyOf, PayloadTooLarge, type ReceiptFacts } from './payloads.js';
 import type { AttemptRecord, ClaimedDelivery, WebhookStore } from './ports.js';
-import { MAX_ATTEMPTS, nextAttemptAt } from './schedule.js';
-import type { Send } from './sender.js';
+import { MAX_ATTEMPTS, nextAttemptAt, RETRY_AFTER_STATUSES, retryAfterMs } from './schedule.js';
+import type { Send, SendResult } from './sender.js';
 import { signatureHeader, signedContent, type WebhookKey } from './signatures.js';
 import { TargetRefused, type TargetPolicy } from './target.js';
 
@@ -12,7 +12,10 @@ import { TargetRefused, type TargetPolicy } from './target.js';
  * (the store's conditional update gives each to one replica), sent with a stable `webhook-id`
  * (the event's id) and a fresh `webhook-timestamp`, and its outcome recorded by the lease holder
  * alone: 2xx delivered, 410 Gone disables the subscription, anything else is tried again on the
- * schedule (schedule.ts) until its attempts run out.
+ * schedule (schedule.ts, a 429 or 503's `Retry-After` within its bounds) until its attempts run
+ * out. One timeout bounds the whole attempt, the name's resolution included, so an attempt ends
+ * before its lease does. Nothing is sent for a disabled subscription (a delivery recorded while
+ * it was being disabled fails unsent), nor a body over 20 KB (it fails at once).
  */
 
 export interface DispatcherLog {
@@ -27,6 +30,8 @@ export interface DispatcherDeps {
   send: Send;
   /** The v1a key; undefined when signing is disabled (v1a subscriptions then get v1 only). */
   webhookKey: WebhookKey | undefined;
+  /** One attempt, from resolving the target's name to the answer's status (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
   /** How long a claim holds a delivery: longer than one attempt's timeout. */
   leaseMs: number;
   /** Deliveries claimed (and sent concurrently) at a time. */
@@ -60,10 +65,16 @@ export class WebhookDispatcher {
     return claims.length;
   }
 
+  /** When the next delivery may be claimed (due, its lease free); null when none is pending. */
+  nextDue(): Promise<Date | null> {
+    return this.deps.store.nextDue();
+  }
+
   private async attempt(claim: ClaimedDelivery): Promise<void> {
-    const record = await this.deliver(claim).catch((err: unknown): AttemptRecord =>
-      this.failure(claim, undefined, messageOf(err)),
-    );
+    const record = await this.deliver(claim).catch((err: unknown): AttemptRecord => {
+      if (err instanceof PayloadTooLarge) return this.givenUp(messageOf(err));
+      return this.failure(claim, { status: undefined, error: messageOf(err) });
+    });
     const kept = await this.deps.store.recordAttempt(claim, record).catch((err: unknown) => {
       // the lease expires and the delivery is tried again: at least once, never lost
       this.deps.log?.warn({ err, delivery: claim.delivery.id }, 'webhook outcome not recorded');
@@ -76,16 +87,25 @@ export class WebhookDispatcher {
 
   private async deliver(claim: ClaimedDelivery): Promise<AttemptRecord> {
     const { event, subscription } = claim;
+    if (subscription.disabledAt)
+      return this.givenUp(
+        `not sent: the subscription is disabled (${subscription.disabledReason ?? 'disabled'})`,
+      );
     const body =
       event.body ??
       (await this.deps.store.keepBody(
         event.id,
         await bodyOf(event, this.deps.facts, this.deps.links),
       ));
-    const target = await this.deps.targets.check(subscription.url).catch((err: unknown) => {
-      if (err instanceof TargetRefused) throw err;
-      throw new TargetRefused(messageOf(err));
-    });
+    const started = performance.now();
+    const target = await this.deps.targets
+      .check(subscription.url, this.deps.timeoutMs)
+      .catch((err: unknown) => {
+        if (err instanceof TargetRefused) throw err;
+        throw new TargetRefused(messageOf(err));
+      });
+    const left = Math.floor(this.deps.timeoutMs - (performance.now() - started));
+    if (left <= 0) throw new TargetRefused(`no answer within ${this.deps.timeoutMs} ms`);
     const timestamp = Math.floor(this.clock().getTime() / 1000);
     const headers = {
       'webhook-id': event.id,
@@ -96,7 +116,7 @@ export class WebhookDispatcher {
         { secret: subscription.secret, webhookKey: this.deps.webhookKey },
       ),
     };
-    const result = await this.deps.send(target, headers, body);
+    const result = await this.deps.send(target, headers, body, left);
     const { status } = result;
     if (status !== undefined && status >= 200 && status < 300)
       return { at: this.clock(), outcome: 'delivered', status, error: null, nextAttemptAt: null };
@@ -108,69 +128,43 @@ export class WebhookDispatcher {
         error: 'answered 410 Gone',
         nextAttemptAt: null,
       };
-    return this.failure(claim, status, result.error ?? `answered ${status}`);
+    return this.failure(claim, result);
   }
 
-  /** A failed attempt: tried again on the schedule, or failed for good once attempts run out. */
-  private failure(
-    claim: ClaimedDelivery,
-    status: number | undefined,
-    error: string,
-  ): AttemptRecord {
+  /**
+   * A failed attempt: tried again on the schedule (later if a 429 or 503 asked so by its
+   * `Retry-After`), or failed for good once attempts run out.
+   */
+  private failure(claim: ClaimedDelivery, result: SendResult): AttemptRecord {
     const at = this.clock();
     const attempts = claim.delivery.attempts + 1;
-    const next = attempts < MAX_ATTEMPTS ? nextAttemptAt(attempts, at, this.random()) : null;
+    const { status } = result;
+    const asked =
+      status !== undefined && RETRY_AFTER_STATUSES.has(status)
+        ? retryAfterMs(result.retryAfter, at)
+        : undefined;
+    const next = attempts < MAX_ATTEMPTS ? nextAttemptAt(attempts, at, this.random(), asked) : null;
     return {
       at,
       outcome: next ? 'retry' : 'failed',
       status: status ?? null,
-      error: error.slice(0, 512),
+      error: (result.error ?? `answered ${status}`).slice(0, 512),
       nextAttemptAt: next,
+    };
+  }
+
+  /** A delivery that no attempt could send: failed at once, nothing sent. */
+  private givenUp(error: string): AttemptRecord {
+    return {
+      at: this.clock(),
+      outcome: 'failed',
+      status: null,
+      error: error.slice(0, 512),
+      nextAttemptAt: null,
     };
   }
 }
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-export interface RunningDispatcher {
-  stop(): Promise<void>;
-}
-
-/**
- * Runs the dispatcher every `intervalMs`, and again at once while it finds a full batch; stops
- * (waiting for the attempts under way) when the app closes.
- */
-export function startDispatcher(
-  dispatcher: WebhookDispatcher,
-  intervalMs: number,
-  batch: number,
-  log: DispatcherLog,
-): RunningDispatcher {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const round = async () => {
-    try {
-      while (!stopped && (await dispatcher.runOnce()) >= batch);
-    } catch (err) {
-      log.warn({ err }, 'webhook deliveries could not be read: trying again');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = round().finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
 }

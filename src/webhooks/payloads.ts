@@ -22,6 +22,12 @@ export interface ReceiptFacts {
 /** A body that cannot be built (yet): the attempt fails with this as its error. */
 export class PayloadUnavailable extends Error {}
 
+/**
+ * A body over MAX_BODY_BYTES: it would be the same at every attempt, so the delivery fails at
+ * once (visible in its deliveries and the failed count) and nothing over the bound is ever sent.
+ */
+export class PayloadTooLarge extends PayloadUnavailable {}
+
 function issued(record: ReceiptRecord, links: ReceiptLinks): Record<string, unknown> {
   const { receipt } = record;
   const link = links.receipt(record.id);
@@ -94,6 +100,8 @@ export async function bodyOf(
     body = JSON.stringify({ ...envelope, data: { ...data, logEntry: rest } });
   }
   if (Buffer.byteLength(body) > MAX_BODY_BYTES)
-    throw new PayloadUnavailable(`the ${event.type} body exceeds ${MAX_BODY_BYTES} bytes`);
+    throw new PayloadTooLarge(
+      `not sent: the ${event.type} body is ${Buffer.byteLength(body)} bytes, over ${MAX_BODY_BYTES}`,
+    );
   return body;
 }

@@ -77,7 +77,14 @@ export interface DeliveryPage {
 }
 
 export interface WebhookStore {
-  createSubscription(subscription: NewSubscription): Promise<Subscription>;
+  /**
+   * Records the subscription unless its tenant already has `limit` (checked and written under
+   * one lock per tenant, so concurrent requests cannot pass it); undefined when it has.
+   */
+  createSubscription(
+    subscription: NewSubscription,
+    limit: number,
+  ): Promise<Subscription | undefined>;
   /** The tenant's subscriptions, oldest first. */
   listSubscriptions(tenant: string): Promise<Subscription[]>;
   /** The tenant's subscription, or undefined (another tenant's is indistinguishable from none). */
@@ -91,6 +98,11 @@ export interface WebhookStore {
    * (a conditional update: of several replicas, exactly one gets each).
    */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * When the next pending delivery may be claimed: the earliest of its next attempt and, if it
+   * is leased, its lease's end; null when no delivery is pending.
+   */
+  nextDue(): Promise<Date | null>;
   /** Keeps the event's body if it has none yet; returns the body kept (the first one written). */
   keepBody(eventId: string, body: string): Promise<string>;
   /** Records the attempt and frees the lease; false when the lease was no longer this claim's. */
@@ -105,4 +117,18 @@ export interface WebhookStore {
   redeliver(subscriptionId: string, deliveryId: string, now: Date): Promise<boolean>;
   /** Pending deliveries across all tenants, and the creation time of the oldest. */
   pendingStats(): Promise<{ pending: number; oldest: Date | null }>;
+}
+
+/**
+ * News of deliveries that may have become due sooner than the dispatcher thought: one recorded,
+ * redelivered or put off to a new time, by this process or another on the same store.
+ */
+export interface DeliveryNotices {
+  /**
+   * Calls `fn` after each such change commits, and whenever one may have gone unnoticed (the
+   * listener reconnected); the returned function stops the calls.
+   */
+  subscribe(fn: () => void): () => void;
+  /** False while a change may go unnoticed (the listener is down): the dispatcher then polls. */
+  readonly live: boolean;
 }

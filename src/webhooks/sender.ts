@@ -7,7 +7,8 @@ import type { CheckedTarget } from './target.js';
  * One POST of a webhook to the address its target was checked at: the name is not resolved
  * again (the connection's lookup answers the checked address; TLS still checks the certificate
  * against the name), redirects are not followed (a 3xx is a failed attempt), at most
- * `MAX_ANSWER_BYTES` of the answer are read, and the whole exchange ends after `timeoutMs`.
+ * `MAX_ANSWER_BYTES` of the answer are read, and the whole exchange ends after the `timeoutMs`
+ * it is given (what is left of the attempt's timeout once the name was checked).
  */
 
 /** What is read of a receiver's answer (for the delivery's last error); the rest is dropped. */
@@ -18,12 +19,15 @@ export interface SendResult {
   status: number | undefined;
   /** Why no answer came, or the start of a non-2xx answer's body. */
   error: string | undefined;
+  /** A non-2xx answer's `Retry-After` header, as sent (schedule.ts reads it). */
+  retryAfter?: string | undefined;
 }
 
 export type Send = (
   target: CheckedTarget,
   headers: Record<string, string>,
   body: string,
+  timeoutMs: number,
 ) => Promise<SendResult>;
 
 /** A lookup that answers the checked address, whatever the name. */
@@ -36,8 +40,8 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
   };
 }
 
-export function httpSender(timeoutMs: number, userAgent: string): Send {
-  return (target, headers, body) =>
+export function httpSender(userAgent: string): Send {
+  return (target, headers, body, timeoutMs) =>
     new Promise<SendResult>((resolve) => {
       const client = target.url.protocol === 'https:' ? https : http;
       const payload = Buffer.from(body, 'utf8');
@@ -60,10 +64,14 @@ export function httpSender(timeoutMs: number, userAgent: string): Send {
         },
       });
       let answered: number | undefined;
+      let retryAfter: string | undefined;
       const timer = setTimeout(() => {
         finish({
           status: answered,
-          error: answered ? `answered ${answered}` : `no answer within ${timeoutMs} ms`,
+          error: answered
+            ? `answered ${answered}, its body not ended within ${timeoutMs} ms`
+            : `no answer within ${timeoutMs} ms`,
+          retryAfter,
         });
         request.destroy();
       }, timeoutMs);
@@ -79,9 +87,11 @@ export function httpSender(timeoutMs: number, userAgent: string): Send {
           response.destroy();
           return;
         }
+        const header = response.headers['retry-after'];
+        retryAfter = typeof header === 'string' ? header.slice(0, 128) : undefined;
         const done = () => {
           const text = Buffer.concat(chunks).toString('utf8').slice(0, 512);
-          finish({ status, error: `answered ${status} ${text}`.trim() });
+          finish({ status, error: `answered ${status} ${text}`.trim(), retryAfter });
           response.destroy();
         };
         response.on('data', (chunk: Buffer) => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../contract/limits.js';
 import { ServiceError } from '../errors.js';
 import type { EventType, Scheme } from './events.js';
 import type { Delivery, DeliveryPage, Subscription, WebhookStore } from './ports.js';
@@ -8,7 +9,9 @@ import { TargetRefused, type TargetPolicy } from './target.js';
 /**
  * A tenant's webhook subscriptions and their deliveries (`/api/v1/webhooks`). A subscription's
  * target is checked when it is made (and again before every attempt: a name may resolve
- * elsewhere later); its v1 secret is shown once, in the answer that creates it.
+ * elsewhere later); its v1 secret is shown once, in the answer that creates it. A tenant holds at
+ * most LIMITS.webhookSubscriptions. A disabled subscription (its receiver answered 410 Gone)
+ * gets nothing more: no redelivery and no test event (404, as for none: subscribe again).
  */
 
 export interface SubscriptionRequest {
@@ -34,14 +37,25 @@ export class WebhookService {
       throw err;
     });
     const schemes = [...new Set(request.schemes ?? (['v1a'] as Scheme[]))];
-    return this.store.createSubscription({
-      id: randomUUID(),
-      tenant,
-      url: request.url,
-      eventTypes: [...new Set(request.eventTypes)],
-      schemes,
-      secret: schemes.includes('v1') ? newSecret() : null,
-    });
+    const limit = LIMITS.webhookSubscriptions;
+    const created = await this.store.createSubscription(
+      {
+        id: randomUUID(),
+        tenant,
+        url: request.url,
+        eventTypes: [...new Set(request.eventTypes)],
+        schemes,
+        secret: schemes.includes('v1') ? newSecret() : null,
+      },
+      limit,
+    );
+    if (!created) {
+      const message = `a tenant holds at most ${limit} webhook subscriptions: delete one first`;
+      throw new ServiceError('webhook_limit_reached', message, {
+        details: { limitSubscriptions: limit },
+      });
+    }
+    return created;
   }
 
   list(tenant: string): Promise<Subscription[]> {
@@ -81,6 +95,8 @@ export class WebhookService {
   /** Queues a `webhook.test` event for this subscription alone; the event's id. */
   async test(tenant: string, id: string): Promise<string> {
     const subscription = await this.get(tenant, id);
+    if (subscription.disabledAt)
+      throw new ServiceError('webhook_not_found', 'the subscription is disabled: subscribe again');
     return this.store.recordTestEvent(subscription, {
       subscriptionId: subscription.id,
       message: 'a test event: this endpoint receives the events it subscribed to',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
+import { LIMITS } from '../../src/contract/limits.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
 import { closeStore, embeddedLeg, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
@@ -54,14 +55,17 @@ async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
     name: 'kill -9 webhooks',
     scopes: ['verify', 'read', 'webhooks'],
   });
-  await repos.webhooks.createSubscription({
-    id: randomUUID(),
-    tenant: 'tenant-a',
-    url: receiver.url,
-    eventTypes: ['receipt.issued'],
-    schemes: ['v1a'],
-    secret: null,
-  });
+  await repos.webhooks.createSubscription(
+    {
+      id: randomUUID(),
+      tenant: 'tenant-a',
+      url: receiver.url,
+      eventTypes: ['receipt.issued'],
+      schemes: ['v1a'],
+      secret: null,
+    },
+    LIMITS.webhookSubscriptions,
+  );
   await setup.close(); // one process at a time on PGlite
 
   const server = spawnServer(port, env);

@@ -4,10 +4,23 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * A real HTTP receiver of webhooks on 127.0.0.1: it records every request it reads (headers and
  * raw body) and answers as its current mode says: `ok` 200, `error` 500, `gone` 410, `redirect`
- * 302 to elsewhere, `hang` never answers (the sender times out), `drop` resets the connection.
- * `flood` answers 500 with a body that never ends. `down()` closes the port (connections are refused) until `up()` listens on it again.
+ * 302 to elsewhere, `hang` never answers (the sender times out), `drop` resets the connection,
+ * `limited` 429 and `unavailable` 503 (these and `error` with `retryAfter` as their Retry-After,
+ * when set). `flood` answers 500 with a body that never ends; `trickle` answers 500 with a body
+ * of a byte every 50 ms that never ends. `down()` closes the port (connections are refused) until
+ * `up()` listens on it again.
  */
-export type ReceiverMode = 'ok' | 'error' | 'gone' | 'redirect' | 'hang' | 'drop' | 'flood';
+export type ReceiverMode =
+  | 'ok'
+  | 'error'
+  | 'gone'
+  | 'redirect'
+  | 'hang'
+  | 'drop'
+  | 'flood'
+  | 'trickle'
+  | 'limited'
+  | 'unavailable';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -25,6 +38,8 @@ export interface Receiver {
   mode: ReceiverMode;
   /** How long the receiver takes before it answers. */
   delayMs: number;
+  /** The Retry-After header of `limited` and `unavailable` answers. */
+  retryAfter: string | undefined;
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
@@ -39,6 +54,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     arrived: 0,
     mode: 'ok',
     delayMs: 0,
+    retryAfter: undefined,
     down: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -67,12 +83,27 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
         answered: mode,
       });
       if (mode === 'ok') res.writeHead(200).end('ok');
-      else if (mode === 'error') res.writeHead(500).end('receiver broke');
+      else if (mode === 'error')
+        res
+          .writeHead(500, receiver.retryAfter ? { 'retry-after': receiver.retryAfter } : {})
+          .end('receiver broke');
       else if (mode === 'gone') res.writeHead(410).end('gone');
       else if (mode === 'redirect')
         res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
       else if (mode === 'drop') req.socket.destroy();
-      else if (mode === 'flood') {
+      else if (mode === 'limited' || mode === 'unavailable') {
+        const retryAfter = receiver.retryAfter;
+        res
+          .writeHead(
+            mode === 'limited' ? 429 : 503,
+            retryAfter ? { 'retry-after': retryAfter } : {},
+          )
+          .end('come back later');
+      } else if (mode === 'trickle') {
+        res.writeHead(500);
+        const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('x')), 50);
+        res.on('close', () => clearInterval(drip));
+      } else if (mode === 'flood') {
         res.writeHead(500);
         const chunk = Buffer.alloc(64 * 1024, 'x');
         const pump = () => {

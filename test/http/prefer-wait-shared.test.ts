@@ -20,8 +20,8 @@ import { ciRequest } from './hostile/requests.js';
  * announcements go nowhere, so the waiters learn of it from PGlite's notification alone.
  */
 const store = testStore();
-// webhook deliveries are left to another replica: their polling is not the waiters' cost
-const config = testConfig({ RECEIPT_CACHE_MAX: '0', WEBHOOK_DELIVERY_INTERVAL_MS: '0' }, store);
+// the webhook dispatcher runs (the default): with nothing pending it sends the store nothing
+const config = testConfig({ RECEIPT_CACHE_MAX: '0' }, store);
 let db: Database;
 let other: Database | undefined;
 let app: FastifyInstance;

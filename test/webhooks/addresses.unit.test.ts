@@ -38,8 +38,23 @@ describe('refused address ranges', () => {
       ['[::ffff:10.0.0.1]', 'IPv4-mapped private'],
       ['64:ff9b::a9fe:a9fe', 'NAT64 link-local'],
       ['2002:0a00:0001::1', '6to4 private'],
+      ['::7f00:1', 'IPv4-compatible loopback'],
+      ['3fff::1', 'documentation'],
     ])
       expect(refused(address!), address).toBe(range);
+  });
+
+  it('refuses IPv6 outside global unicast that carries no public IPv4 address', () => {
+    for (const address of [
+      // IPv4-translated (SIIT) loopback: neither mapped nor compatible
+      '::ffff:0:7f00:1',
+      // IPv4-compatible (deprecated) with a public address: reaches nothing public
+      '::8.8.8.8',
+      '100::1',
+      '4000::1',
+      'e000::1',
+    ])
+      expect(refused(address), address).toMatch(/./);
   });
 
   it('lets public addresses through', () => {
@@ -83,6 +98,42 @@ describe('a target', () => {
       'https://mixed.example/hook',
     ])
       await expect(policy.check(url), url).rejects.toThrow(TargetRefused);
+  });
+
+  it('of a loopback, private or link-local address in any spelling the URL parser accepts is refused', async () => {
+    // WHATWG URL parsing turns decimal, octal, hex and short IPv4 forms into dotted quads, and
+    // IPv6 into its compressed form: each is judged as the address it names
+    for (const url of [
+      'https://2130706433/hook',
+      'https://0177.0.0.1/hook',
+      'https://0x7f000001/hook',
+      'https://0x7f.1/hook',
+      'https://127.1/hook',
+      'https://017700000001/hook',
+      'https://127.0.0.1./hook',
+      'https://%31%32%37.0.0.1/hook',
+      'https://0/hook',
+      'https://0.0.0.0/hook',
+      'https://167772161/hook', // 10.0.0.1
+      'https://0xa9fea9fe/hook', // 169.254.169.254
+      'https://[::]/hook',
+      'https://[0:0:0:0:0:0:0:1]/hook',
+      'https://[0:0:0:0:0:ffff:127.0.0.1]/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://[::ffff:0:127.0.0.1]/hook',
+      'https://[fe80::1]/hook',
+      'https://[fc00::1]/hook',
+      'https://[fd00:ec2::254]/hook',
+    ])
+      await expect(policy.check(url), url).rejects.toThrow(TargetRefused);
+  });
+
+  it('whose name does not resolve in the time given is refused, without waiting for it', async () => {
+    const stalled = new TargetPolicy([], () => new Promise(() => undefined), 30);
+    await expect(stalled.check('https://slow.example/hook')).rejects.toThrow(
+      /did not resolve within 30 ms/,
+    );
+    await expect(stalled.check('https://slow.example/hook', 10)).rejects.toThrow(/within 10 ms/);
   });
 
   it('of a public name is accepted, and the address checked is the one to connect to', async () => {

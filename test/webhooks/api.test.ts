@@ -70,15 +70,57 @@ describe('subscribing', () => {
       expect(created.statusCode).toBe(201);
       expect(created.json()).toMatchObject({ schemes: ['v1a'], secret: null });
       const id = created.json().id;
+      const test = await allowing.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/${id}/test`,
+        headers: { 'x-api-key': a },
+      });
+      expect(test.statusCode).toBe(202);
+      const [delivery] = (
+        await allowing.app.inject({
+          url: `/api/v1/webhooks/${id}/deliveries`,
+          headers: { 'x-api-key': a },
+        })
+      ).json();
+      const own = await allowing.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        headers: { 'x-api-key': b },
+        payload: { url: 'http://127.0.0.1:9/b', eventTypes: ['receipt.issued'] },
+      });
+      const ownId = own.json().id;
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const none = await allowing.app.inject({
+        url: `/api/v1/webhooks/${unknown}`,
+        headers: { 'x-api-key': b },
+      });
       for (const [method, url] of [
         ['GET', `/api/v1/webhooks/${id}`],
         ['GET', `/api/v1/webhooks/${id}/deliveries`],
         ['POST', `/api/v1/webhooks/${id}/test`],
+        ['POST', `/api/v1/webhooks/${id}/deliveries/${delivery.id}/redeliver`],
+        // its own subscription, the other tenant's delivery
+        ['POST', `/api/v1/webhooks/${ownId}/deliveries/${delivery.id}/redeliver`],
         ['DELETE', `/api/v1/webhooks/${id}`],
       ] as const) {
         const res = await allowing.app.inject({ method, url, headers: { 'x-api-key': b } });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json().error).toBe('not_found');
       }
+      // the answer for another tenant's subscription is the answer for none
+      const other = await allowing.app.inject({
+        url: `/api/v1/webhooks/${id}`,
+        headers: { 'x-api-key': b },
+      });
+      expect(other.body).toBe(none.body);
+      expect(
+        (
+          await allowing.app.inject({
+            url: `/api/v1/webhooks/${id}/deliveries`,
+            headers: { 'x-api-key': a },
+          })
+        ).json(),
+      ).toMatchObject([{ id: delivery.id, state: 'pending', attempts: 0 }]);
       const gone = await allowing.app.inject({
         method: 'DELETE',
         url: `/api/v1/webhooks/${id}`,
@@ -123,7 +165,7 @@ describe('the sender', () => {
       host === 'rebind.invalid' ? [{ address: '127.0.0.1', family: 4 }] : [],
     );
     const target = await policy.check(`http://rebind.invalid:${receiver.port}/hooks`);
-    const result = await httpSender(2_000, 'test')(target, { 'webhook-id': 'x' }, '{}');
+    const result = await httpSender('test')(target, { 'webhook-id': 'x' }, '{}', 2_000);
     expect(result).toEqual({ status: 200, error: undefined });
     expect(receiver.received[0]?.headers.host).toBe(`rebind.invalid:${receiver.port}`);
   });
@@ -132,7 +174,7 @@ describe('the sender', () => {
     receiver.mode = 'hang';
     const target = await new TargetPolicy(['127.0.0.1/32']).check(receiver.url);
     const started = performance.now();
-    const result = await httpSender(300, 'test')(target, {}, '{}');
+    const result = await httpSender('test')(target, {}, '{}', 300);
     expect(result.status).toBeUndefined();
     expect(result.error).toMatch(/no answer within 300 ms/);
     expect(performance.now() - started).toBeLessThan(1_500);

@@ -195,6 +195,22 @@ describe('delivery through a failing receiver (fake clock)', () => {
     expect(d!.lastError!.length).toBeLessThanOrEqual(512);
   });
 
+  it('gives up on an answer whose body trickles without end when the timeout comes', async () => {
+    receiver.received.length = 0;
+    receiver.mode = 'trickle';
+    const subscription = await subscribe(['deployment.decided']);
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${subscription}/test`,
+      headers: { 'x-api-key': key },
+    });
+    // a byte every 50 ms, for ever: only the timeout ends the attempt
+    expect(await ctx.app.services.webhooks.dispatcher().runOnce()).toBe(1);
+    const [d] = await deliveries(subscription);
+    expect(d).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500 });
+    expect(d!.lastError).toMatch(/^answered 500, its body not ended within \d+ ms$/);
+  });
+
   it('refuses at delivery a target that now resolves to a refused address (no allowance)', async () => {
     receiver.received.length = 0;
     receiver.mode = 'ok';

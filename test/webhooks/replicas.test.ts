@@ -6,7 +6,7 @@ import { closeStore, isPostgres, testConfig, testStore } from '../helpers/contex
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { WEBHOOK_BATCH } from '../../src/services.js';
-import { until } from '../helpers/until.js';
+import { sleep, until } from '../helpers/until.js';
 
 /**
  * Two replicas on one store send each delivery once per attempt: the lease (a conditional update
@@ -122,6 +122,39 @@ describe('two replicas on one store', () => {
     for (const d of items) {
       expect(d.attempts).toBe(3);
       expect(perId.get(d.eventId)).toBe(3);
+    }
+  });
+});
+
+describe('a replica that dies holding a lease', () => {
+  it('leaves the delivery to a sleeping replica, which wakes when the lease ends', async () => {
+    receiver.received.length = 0;
+    receiver.mode = 'ok';
+    const subscription = await testEvents(1);
+    // the dead replica's claim: leased for 5 s, never sent, never recorded
+    const now = new Date();
+    const [claim] = await apps[0]!.repos.webhooks.claimDue(now, new Date(now.getTime() + 5_000), 1);
+    expect(claim?.subscription.id).toBe(subscription);
+    // a replica that runs its dispatcher starts: nothing is due until the lease ends
+    const db = isPostgres() ? await openDatabase(store, { migrate: false }) : dbs[0]!;
+    const config = testConfig({ ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '50' }, store);
+    const waking = await buildApp({ config, db, logger: false });
+    try {
+      await waking.ready();
+      let statements = 0;
+      db.knex.on('query', () => (statements += 1));
+      await sleep(300);
+      statements = 0;
+      await sleep(1_000);
+      // asleep until the lease's end, not polling for it
+      expect(statements).toBe(0);
+      expect(receiver.received).toHaveLength(0);
+      await until(() => receiver.received.length === 1, 10_000);
+      expect(receiver.received[0]!.headers['webhook-id']).toBe(claim!.event.id);
+      expect(Date.now()).toBeGreaterThanOrEqual(now.getTime() + 5_000);
+    } finally {
+      await waking.close();
+      if (db !== dbs[0]) await db.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LIMITS } from '../../contract/limits.js';
 import { API_PREFIX } from '../../contract/links.js';
 import {
   CreatedWebhookSubscription,
@@ -67,7 +68,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       summary: 'Subscribe a URL to events',
       description:
         'The target must be https and resolve to public addresses only (an operator may allow ' +
-        'private networks); the v1 secret is in this answer only' +
+        'private networks); the v1 secret is in this answer only; a tenant holds at most ' +
+        `${LIMITS.webhookSubscriptions} subscriptions (400 beyond)` +
         DOCS,
       security: base.security,
       body: WebhookSubscriptionRequest,
@@ -183,7 +185,9 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['webhooks'],
       summary: 'Send a webhook.test event to this subscription',
-      description: 'Delivered and retried like any event' + DOCS,
+      description:
+        'Delivered and retried like any event; 404 for a disabled subscription (subscribe again)' +
+        DOCS,
       security: base.security,
       params: IdParams,
       response: { 202: WebhookTestAnswer, ...errorResponses(400, 401, 403, 404, 429, 503) },

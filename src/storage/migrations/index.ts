@@ -27,6 +27,7 @@ import * as m025 from './025_webhooks.js';
 import * as m026 from './026_notary_certificates.js';
 import * as m027 from './027_receipt_pdf_renewal.js';
 import * as m028 from './028_receipt_pdf_renewal_lease.js';
+import * as m029 from './029_webhook_delivery_notify.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '026_notary_certificates': m026,
   '027_receipt_pdf_renewal': m027,
   '028_receipt_pdf_renewal_lease': m028,
+  '029_webhook_delivery_notify': m029,
 };
 
 /** The migrations up to and including `last` (all of them by default). */
