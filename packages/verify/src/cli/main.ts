@@ -92,8 +92,9 @@ Output:
   --help, -h               this text
 
 Each verdict, failing step and reason label is said in plain words first, the technical detail
-under it. The words (receipt, bundle, key, log, witness, status, PDF signature, trust root): see
-docs/glossary.md of the service's repository.
+under it. The words (receipt, bundle, key, log, witness, status, PDF signature, trust root) are
+explained in GLOSSARY.md in this package, beside its README (docs/glossary.md of the service's
+repository).
 
 Exit status: 0 authentic, ALLOW and known not to be revoked (checked online, or by a signed status
 no older than --max-status-age; or its status accepted as unknown with --offline); 1 not authentic
