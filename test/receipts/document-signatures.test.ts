@@ -370,6 +370,58 @@ describe('doc.signatures (ron-pades-v1)', () => {
     );
   });
 
+  it('registers a certificate given as DER like one given as PEM, and lists it by fingerprint', async () => {
+    const fs = await import('node:fs');
+    const der = `${deeds.dir}/notary.der`;
+    fs.writeFileSync(der, deeds.notary.der);
+    const tenant = 'tenant-pades-der';
+    const add = await cli(
+      'notaries',
+      'add',
+      '--tenant',
+      tenant,
+      '--id',
+      NOTARY_ID,
+      '--name',
+      NOTARY_NAME,
+      '--state',
+      'TX',
+      '--expires',
+      '2099-12-31',
+      '--certificate',
+      der,
+    );
+    expect(add.code, add.err).toBe(0);
+    const fingerprint = `sha256:${createHash('sha256').update(deeds.notary.der).digest('hex')}`;
+    expect(add.out).toContain(fingerprint);
+    const list = await cli('notaries', 'list', '--tenant', tenant);
+    expect(list.out).toContain(
+      `${NOTARY_ID}  ${NOTARY_NAME}  TX  expires 2099-12-31  certificate ${fingerprint}`,
+    );
+    // the PEM registration of beforeAll recorded the same certificate
+    expect((await cli('notaries', 'list', '--tenant', TENANT)).out).toContain(fingerprint);
+    const garbage = `${deeds.dir}/not-a-certificate.der`;
+    fs.writeFileSync(garbage, Buffer.from('30030201ff', 'hex'));
+    const bad = await cli(
+      'notaries',
+      'add',
+      '--tenant',
+      tenant,
+      '--id',
+      'TX-2',
+      '--name',
+      'X',
+      '--state',
+      'TX',
+      '--expires',
+      '2099-12-31',
+      '--certificate',
+      garbage,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('is not an X.509 certificate (PEM or DER)');
+  });
+
   it('leaves ron-standard-v1 as it was: no doc.signatures, an opaque seal WARNs', async () => {
     const { receipt, signatures, check } = await issue(request(deeds.signed, 'ron-standard-v1'));
     expect(signatures).toBeUndefined();
