@@ -373,6 +373,37 @@ describe('doc.signatures (ron-pades-v1)', () => {
     );
   });
 
+  it("lists the tenant's notary trust anchors, and removes them with none", async () => {
+    const shown = await cli('tenants', 'policy', '--tenant', TENANT);
+    const root = `sha256:${createHash('sha256').update(deeds.root.der).digest('hex')}`;
+    expect(shown.out).toContain(
+      `tenant ${TENANT} notary trust anchors: "CN=Test Notary Root CA" (${root}); ` +
+        "the signer must be the notary's registered certificate",
+    );
+    const tenant = 'tenant-pades-anchors';
+    expect(
+      (
+        await cli(
+          'tenants',
+          'policy',
+          '--tenant',
+          tenant,
+          '--notary-trust-anchors',
+          deeds.anchorsFile,
+        )
+      ).code,
+    ).toBe(0);
+    const removed = await cli(
+      'tenants',
+      'policy',
+      '--tenant',
+      tenant,
+      '--notary-trust-anchors',
+      'none',
+    );
+    expect(removed.out).toContain(`tenant ${tenant} has no notary trust anchors`);
+  });
+
   it('registers a certificate given as DER like one given as PEM, and lists it by fingerprint', async () => {
     const fs = await import('node:fs');
     const der = `${deeds.dir}/notary.der`;
