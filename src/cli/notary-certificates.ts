@@ -23,11 +23,13 @@ export interface ReadCertificate {
 export function readCertificates(file: string, flag: string): ReadCertificate[] {
   let bytes: Buffer;
   try {
+    // the size first: a file is refused before it is read, not after
+    if (fs.statSync(file).size > MAX_FILE_BYTES) throw new CliError(`${file} is larger than 1 MiB`);
     bytes = fs.readFileSync(file);
-  } catch {
+  } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(`cannot read ${file}`);
   }
-  if (bytes.length > MAX_FILE_BYTES) throw new CliError(`${file} is larger than 1 MiB`);
   const text = bytes.toString('latin1');
   const blocks = text.includes('-----BEGIN') ? (text.match(PEM_BLOCK) ?? []) : [bytes];
   if (blocks.length === 0) throw new CliError(`${flag}: ${file} holds no PEM CERTIFICATE block`);

@@ -30,15 +30,31 @@ export function appManifest(urls: ManifestUrls, file = APP_YML): Record<string, 
 }
 
 /** `.env` lines for the credentials GitHub returns; values with newlines as `\n` escapes. */
-export function mergeEnvFile(file: string, values: Record<string, string>): void {
+export function envLines(values: Record<string, string>): string[] {
+  return Object.entries(values).map(([k, v]) => `${k}=${v.replace(/\r?\n/g, '\\n')}`);
+}
+
+/**
+ * The credentials merged into `file` (mode 0600), written whole or not at all: a temporary file
+ * renamed over it, removed again when the rename fails, so no copy of the key is left behind.
+ */
+export function mergeEnvFile(
+  file: string,
+  values: Record<string, string>,
+  rename: (from: string, to: string) => void = fs.renameSync,
+): void {
   const kept = fs.existsSync(file)
     ? fs
         .readFileSync(file, 'utf8')
         .split('\n')
         .filter((line) => line.trim() && !((line.split('=')[0] ?? '').trim() in values))
     : [];
-  const added = Object.entries(values).map(([k, v]) => `${k}=${v.replace(/\r?\n/g, '\\n')}`);
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${[...kept, ...added].join('\n')}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, `${[...kept, ...envLines(values)].join('\n')}\n`, { mode: 0o600 });
+    rename(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
 }

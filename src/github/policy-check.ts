@@ -46,7 +46,10 @@ export function checkRepoConfigText(
       `\`_extends\` is resolved by the App from another repository; this check reads this file alone`,
     );
   }
-  const parsed = RepoConfig.safeParse({ ...repoConfigDefaults(defaultTrustedEvents), ...own });
+  const parsed = RepoConfig.safeParse(
+    { ...repoConfigDefaults(defaultTrustedEvents), ...own },
+    { reportInput: true },
+  );
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map(describeIssue) };
   return { ok: true, config: parsed.data, notes };
 }

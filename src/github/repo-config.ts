@@ -48,17 +48,50 @@ export async function readRepoConfig(
     context.log.warn({ err }, `could not load ${REPO_CONFIG_PATH}`);
     return { ok: false, message: loadErrorMessage(err) };
   }
-  const parsed = RepoConfig.safeParse(raw);
+  const parsed = RepoConfig.safeParse(raw, { reportInput: true });
   if (parsed.success) return { ok: true, config: parsed.data };
   const issues = parsed.error.issues.map(describeIssue);
   return { ok: false, message: `${REPO_CONFIG_PATH} is invalid: ${issues.join('; ')}` };
 }
 
+/**
+ * One problem on one line, with where it is: the path of the mapping it is in (an unknown key is
+ * reported by the mapping that holds it, so its own name follows), and plain words for a value of
+ * the wrong kind.
+ */
 export function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    return `unknown key ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+    const keys = issue.keys.map((k) => `\`${k}\``).join(', ');
+    return `${at ? `\`${at}\`: ` : ''}unknown key ${keys}`;
   }
-  return `\`${issue.path.join('.') || '(file)'}\`: ${issue.message}`;
+  return `\`${at || '(file)'}\`: ${issue.code === 'invalid_type' ? wrongKind(issue) : issue.message}`;
+}
+
+const KIND: Partial<Record<string, string>> = {
+  object: 'a mapping (keys and values)',
+  array: 'a list',
+  string: 'a text',
+  boolean: 'true or false',
+  number: 'a number',
+};
+
+/**
+ * `expected a list, found a number`: what the schema wants and what the file holds, in words
+ * (the issue carries the value when parsed with `reportInput`, as both readers of the file do).
+ */
+function wrongKind(issue: z.core.$ZodIssue & { code: 'invalid_type' }): string {
+  if (!('input' in issue)) return issue.message;
+  const value = issue.input;
+  const found =
+    value === undefined
+      ? 'nothing'
+      : value === null
+        ? 'an empty value'
+        : Array.isArray(value)
+          ? KIND.array
+          : (KIND[typeof value] ?? typeof value);
+  return `expected ${KIND[issue.expected] ?? issue.expected}, found ${found}`;
 }
 
 function loadErrorMessage(err: unknown): string {

@@ -3,7 +3,7 @@ import { Octokit } from '@octokit/rest';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { appManifest, mergeEnvFile } from './manifest.js';
+import { appManifest, envLines, mergeEnvFile } from './manifest.js';
 
 /**
  * Probot's first run, inside this service: with no app credentials, `/probot` registers the app
@@ -69,7 +69,12 @@ and hands them to this service over a connection the service opens itself (get o
 from its log.</p></div>`;
 }
 
-function setupPage(action: string, manifest: Record<string, unknown>, proxied: boolean): string {
+function setupPage(
+  action: string,
+  manifest: Record<string, unknown>,
+  proxied: boolean,
+  envFile: string,
+): string {
   const hooks = (manifest.hook_attributes ?? {}) as { url?: string };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -77,7 +82,8 @@ function setupPage(action: string, manifest: Record<string, unknown>, proxied: b
 <title>Register the GitHub App</title><link rel="stylesheet" href="/verify/app.css"></head>
 <body><main><header><h1>Register the Verification Receipts GitHub App</h1>
 <p class="lead">GitHub will create the app from this service's <code>app.yml</code> and send you back
-here; the credentials are then written to <code>.env</code>. Restart the service afterwards.</p></header>
+here; the credentials are then written to <code>${escapeHtml(envFile)}</code> (or, if it cannot be
+written, shown for you to copy). Restart the service afterwards.</p></header>
 <section aria-labelledby="webhooks"><h2 id="webhooks">Webhooks</h2>
 ${webhookSection(hooks.url ?? '', proxied)}</section>
 <form action="${escapeHtml(action)}" method="post">
@@ -147,7 +153,14 @@ function registerSetupPage(
       const action = `${webBase(config)}?state=${state}`;
       return reply
         .type('text/html; charset=utf-8')
-        .send(setupPage(action, manifest, config.githubSetup.webhookProxyUrl !== undefined));
+        .send(
+          setupPage(
+            action,
+            manifest,
+            config.githubSetup.webhookProxyUrl !== undefined,
+            config.githubSetup.envFile,
+          ),
+        );
     },
   );
 }
@@ -168,19 +181,52 @@ function registerSetupCallback(
       );
     }
     const data = await convertManifest(config, code, options.octokit ?? Octokit);
-    mergeEnvFile(config.githubSetup.envFile, {
+    const values = {
       APP_ID: String(data.id),
       PRIVATE_KEY: data.pem,
       WEBHOOK_SECRET: data.webhook_secret ?? '',
       GITHUB_CLIENT_ID: data.client_id,
       GITHUB_CLIENT_SECRET: data.client_secret,
-    });
+    };
+    const file = config.githubSetup.envFile;
+    const install = `${data.html_url}/installations/new`;
+    try {
+      mergeEnvFile(file, values);
+    } catch (err) {
+      // GitHub hands the private key out once: show it to the page's holder rather than lose it
+      const reason = (err as NodeJS.ErrnoException).code ?? 'write failed';
+      request.log.error(
+        { appId: data.id, reason },
+        `GitHub App registered, but ${file} cannot be written: the setup page shows what to copy`,
+      );
+      return reply
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(copyPage(file, reason, envLines(values), install));
+    }
     request.log.warn(
       { appId: data.id },
-      'GitHub App registered; credentials written to .env: restart the service',
+      `GitHub App registered; credentials written to ${file}: restart the service`,
     );
-    return reply.redirect(`${data.html_url}/installations/new`, 302);
+    return reply.redirect(install, 302);
   });
+}
+
+/** The credentials to copy by hand, when the service cannot write them where it was told to. */
+function copyPage(file: string, reason: string, lines: string[], install: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Copy the GitHub App's credentials</title><link rel="stylesheet" href="/verify/app.css"></head>
+<body><main><header><h1>The app is registered: copy its credentials now</h1>
+<p class="lead">This service could not write them to <code>${escapeHtml(file)}</code>
+(${escapeHtml(reason)}), and GitHub shows the private key only once. Put the lines below in that
+file (mode 0600, readable by the service's user) or in the service's environment, or set
+<code>ENV_FILE</code> to a file the service can write and register again. Then restart the
+service.</p></header>
+<pre>${escapeHtml(lines.join('\n'))}</pre>
+<p><a href="${escapeHtml(install)}">Then install the app on your repositories</a>.</p>
+</main></body></html>`;
 }
 
 /** Both setup routes; returns the one-time token the page asks for (printed in the log). */

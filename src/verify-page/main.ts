@@ -8,9 +8,8 @@ import {
   type Verdict,
 } from '@verification-receipts/verify';
 import {
-  documentSignatureText,
+  documentSignatureLines,
   parseBundle,
-  readDocumentSignatures,
   unreadableVerdict,
   type PdfSignature,
 } from '@verification-receipts/verify/internals';
@@ -50,6 +49,8 @@ const state: {
 } = {};
 /** Bumped on every new receipt, so an answer for an earlier one is dropped. */
 let generation = 0;
+/** Bumped on every new document, so the signatures of one chosen earlier never replace its. */
+let artifactGeneration = 0;
 
 function linkHash(): string | undefined {
   const hash = new URLSearchParams(location.search).get('hash') ?? '';
@@ -161,21 +162,18 @@ function receiptOf(bundle: unknown, pdf: Receipt['pdf'] | undefined): Receipt {
 }
 
 async function chooseArtifact(file: File): Promise<void> {
+  const mine = ++artifactGeneration;
   $('artifact-name').textContent = file.name;
+  renderArtifactSignatures([]);
   const bytes = new Uint8Array(await file.arrayBuffer());
+  if (mine !== artifactGeneration) return;
   state.artifact = { name: file.name, bytes };
-  // a signed PDF's own signatures (a notarised deed's), shown under the verdict, not judged in it
-  renderArtifactSignatures(await artifactSignatures(bytes, file.name));
+  // a signed PDF's own signatures (a notarised deed's), shown under the verdict, not judged in
+  // it; read within the verifier's bounds, and never in place of a document chosen since
+  const lines = await documentSignatureLines(bytes, file.name);
+  if (mine !== artifactGeneration) return;
+  renderArtifactSignatures(lines);
   show();
-}
-
-async function artifactSignatures(bytes: Uint8Array, name: string): Promise<string[]> {
-  if (String.fromCharCode(...bytes.subarray(0, 5)) !== '%PDF-') return [];
-  try {
-    return documentSignatureText(await readDocumentSignatures(bytes), name);
-  } catch {
-    return [`document ${name}: its signatures cannot be read`];
-  }
 }
 
 async function showLinkStatus(hash: string): Promise<void> {

@@ -88,3 +88,25 @@ describe('action/action.yml', () => {
     );
   });
 });
+
+describe('action/README.md', () => {
+  const readme = fs.readFileSync(new URL('../../action/README.md', import.meta.url), 'utf8');
+
+  /** Documents named in prose (outside code blocks) that are not the target of a link. */
+  function unlinkedDocuments(markdown: string): string[] {
+    const prose = markdown
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .replace(/\[[^\]\n]*\]\([^)\s]+\)/g, '');
+    return [...prose.matchAll(/(?<![\w/-])(?:[\w.-]+\/)*[\w.-]+\.md\b|\bdocs\/[\w./-]+/g)].map(
+      (m) => m[0],
+    );
+  }
+
+  it('links every document it cites', () => {
+    expect(unlinkedDocuments('See the service docs/checks.md.')).toEqual(['docs/checks.md']);
+    expect(
+      unlinkedDocuments('See [checks](../docs/checks.md).\n```sh\n# docs/x.md\n```\n'),
+    ).toEqual([]);
+    expect(unlinkedDocuments(readme)).toEqual([]);
+  });
+});

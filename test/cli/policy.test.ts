@@ -34,7 +34,7 @@ describe('receipts policy check', () => {
     expect(res.code).toBe(1);
     expect(res.out.split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^${file}: \`deployments\\.production\\.wait\`: `)),
-      `${file}: unknown key \`extra\``,
+      `${file}: \`deployments.production\`: unknown key \`extra\``,
     ]);
     expect(res.err).toContain('the App would reject every gated deployment');
   });

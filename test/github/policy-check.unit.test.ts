@@ -57,6 +57,20 @@ describe('checkRepoConfigText', () => {
     });
   });
 
+  it('an unknown key names the mapping it is in; a value of the wrong kind says both kinds', () => {
+    const result = check(
+      'deployments:\n  production:\n    requireDecision: ALLOW\n  staging: 3\nworkflows: release\n',
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        '`workflows`: expected a list, found a text',
+        '`deployments.production`: unknown key `requireDecision`',
+        '`deployments.staging`: expected a mapping (keys and values), found a number',
+      ],
+    });
+  });
+
   it('YAML it cannot read: the line and column', () => {
     expect(check('deployments:\n  prod: [\n')).toEqual({
       ok: false,

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import type { StoreConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { closeStore, tempDir, testConfig } from '../helpers/context.js';
+import { mergeEnvFile } from '../../src/github/manifest.js';
 import { GITHUB_API, PUBLIC_URL } from './helpers.js';
 
 /** Probot's first run: no credentials -> /probot registers the app from app.yml into .env. */
@@ -121,6 +122,54 @@ describe('GitHub App setup (manifest flow)', () => {
     // the state is single-use
     const again = await app.inject({ url: `/probot/setup?code=c0de&state=${state}` });
     expect(again.statusCode).toBe(403);
+  });
+
+  it('when ENV_FILE cannot be written, the page shows the credentials to copy; no copy is left behind', async () => {
+    const { action } = await setupPage();
+    const state = new URL(action).searchParams.get('state');
+    const before = fs.readFileSync(envFile);
+    // a directory where the file should be: the rename fails, whoever the tests run as
+    fs.rmSync(envFile);
+    fs.mkdirSync(envFile);
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIC\n-----END RSA PRIVATE KEY-----\n';
+    nock(GITHUB_API).post('/app-manifests/c0de2/conversions').reply(201, {
+      id: 778,
+      pem,
+      webhook_secret: 'whsec2',
+      client_id: 'Iv1.def',
+      client_secret: 'cs2',
+      html_url: 'https://github.com/apps/verification-receipts-2',
+    });
+    const logged = lines.length;
+    try {
+      const res = await app.inject({ url: `/probot/setup?code=c0de2&state=${state}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toContain(`could not write them to <code>${envFile}</code>`);
+      expect(res.body).toContain('APP_ID=778\n');
+      expect(res.body).toContain('WEBHOOK_SECRET=whsec2\n');
+      expect(res.body).toContain(`PRIVATE_KEY=${pem.replace(/\n/g, '\\n')}`);
+      expect(res.body).toContain(
+        'href="https://github.com/apps/verification-receipts-2/installations/new"',
+      );
+      expect(fs.readdirSync(path.dirname(envFile)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      const log = JSON.stringify(lines.slice(logged));
+      expect(log).toContain('cannot be written');
+      expect(log).not.toContain('MIIC');
+      expect(log).not.toContain('whsec2');
+    } finally {
+      fs.rmdirSync(envFile);
+      fs.writeFileSync(envFile, before, { mode: 0o600 });
+    }
+  });
+
+  it('a write that fails at the rename leaves no temporary copy of the key', () => {
+    const file = path.join(tempDir(), '.env');
+    const failing = () => {
+      throw Object.assign(new Error('read-only file system'), { code: 'EROFS' });
+    };
+    expect(() => mergeEnvFile(file, { PRIVATE_KEY: 'k' }, failing)).toThrow('read-only');
+    expect(fs.readdirSync(path.dirname(file))).toEqual([]);
   });
 
   it('a code without a state this server issued is refused', async () => {

@@ -25,6 +25,8 @@ import {
 let ctx: TestContext;
 let key: string;
 let deeds: NotarialFixtures;
+/** The registered notary's SIM-ECDSA-v1 seal key. */
+let sealKeyPem = '';
 const TENANT = 'tenant-pades';
 
 interface Check {
@@ -40,6 +42,7 @@ beforeAll(async () => {
   key = await ctx.apiKey(['verify', 'read'], TENANT);
   deeds = notarialFixtures();
   const seal = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  sealKeyPem = seal.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   const pub = `${deeds.dir}/seal.pub.pem`;
   (await import('node:fs')).writeFileSync(
     pub,
@@ -382,6 +385,38 @@ describe('doc.signatures (ron-pades-v1)', () => {
     expect(other.out).toContain(
       'does not verify; covers the whole document (revision 2 of 2); NOT VALID',
     );
+  });
+
+  it("a deed whose own signature is broken does not change the receipt's exit code", async () => {
+    // a receipt that does not judge the deed's signatures (ron-standard-v1, a verifying seal)
+    const payload = request(deeds.tampered, 'ron-standard-v1');
+    payload.ron.sealScheme = 'SIM-ECDSA-v1';
+    payload.ron.sealPayload = createSeal(
+      { notaryId: NOTARY_ID, commissionState: 'TX', docHash: payload.doc.docHash },
+      sealKeyPem,
+    );
+    const { receipt } = await issue(payload);
+    expect(receipt.decision, JSON.stringify(receipt.checks)).toBe('ALLOW');
+    const fs = await import('node:fs');
+    const id = (receipt as unknown as { receiptId: string }).receiptId;
+    const bundle = await ctx.app.inject({
+      url: `/api/v1/receipt/${id}/bundle`,
+      headers: { 'x-api-key': key },
+    });
+    const receiptFile = `${deeds.dir}/receipt-tampered.json`;
+    const deedFile = `${deeds.dir}/tampered.pdf`;
+    const jwksFile = `${deeds.dir}/jwks-tampered.json`;
+    fs.writeFileSync(receiptFile, bundle.body);
+    fs.writeFileSync(deedFile, deeds.tampered);
+    fs.writeFileSync(jwksFile, (await ctx.app.inject({ url: '/.well-known/jwks.json' })).body);
+    const args = ['verify', receiptFile, '--jwks', jwksFile, '--offline'];
+    const without = await runCaptured(args);
+    const withDeed = await runCaptured([...args, '--artifact', deedFile]);
+    expect(without.code, without.out).toBe(0);
+    expect(withDeed.code, withDeed.out).toBe(0);
+    expect(withDeed.out).toMatch(/^PASS {2}artifact /m);
+    expect(withDeed.out).toContain('does not verify; covers the whole document');
+    expect(withDeed.out).toMatch(/^VERIFIED OFFLINE: /m);
   });
 
   it('leaves ron-standard-v1 as it was: no doc.signatures, an opaque seal WARNs', async () => {

@@ -14,6 +14,7 @@ import {
 } from '../helpers/context.js';
 import { registerIssuer, revokeVia } from '../helpers/revocation.js';
 import { samplePdf } from '../helpers/requests.js';
+import { notarialFixtures } from '../helpers/notarial-deeds.js';
 import { issueSealed, registerNotary, type Decision, type Notary } from '../helpers/ron.js';
 import { startTsa, type TestTsa } from '../helpers/tsa.js';
 import {
@@ -234,6 +235,56 @@ describe.runIf(available)('the /verify page in Chromium', () => {
     expect(await lowerAfterStop(page)).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("lists a signed deed's own signatures under the verdict and never changes the verdict", async () => {
+    const deeds = notarialFixtures();
+    const hostile = hostileFiles()['deep-object.pdf'] as Uint8Array;
+    const file = (name: string, bytes: Uint8Array) => {
+      const written = path.join(dir, name);
+      fs.writeFileSync(written, bytes);
+      return written;
+    };
+    /** The page's verdict and signature list for a receipt about `deed` and that deed dropped. */
+    const dropped = async (decision: Decision, deed: Uint8Array, name: string) => {
+      const issued = await issueSealed(ctx, key, notary, decision, Buffer.from(deed));
+      await ctx.app.services.timestamping?.checkpoints.idle();
+      const { page, problems } = await openPage();
+      const before = await verdictFor(page, await pdfOf(issued.receiptId));
+      await page.setInputFiles('#artifact', file(name, deed));
+      await page.waitForSelector('#steps li[data-step="artifact"][data-status="PASS"]');
+      const listed = (await page.textContent('#artifact-signatures')) ?? '';
+      const after = await page.getAttribute('#verdict', 'data-verdict');
+      expect(problems).toEqual([]);
+      await page.close();
+      return { before, after, listed };
+    };
+
+    const signed = await dropped('ALLOW', deeds.signed, 'signed-deed.pdf');
+    expect(signed).toMatchObject({ before: 'accepted', after: 'accepted' });
+    expect(signed.listed).toContain(
+      'document signed-deed.pdf: 1 signature(s), not judged here against any CA',
+    );
+    expect(signed.listed).toContain(
+      'signed by "CN=Jane Q Public" issued by "CN=Test Notary Issuing CA", at ',
+    );
+    expect(signed.listed).toMatch(/at \d{4}-\d\d-\d\dT[\d:.]+Z \(\/M, only claimed\)/);
+    expect(signed.listed).toContain('verifies; covers the whole document (revision 2 of 2)');
+
+    // a deed whose signature is broken: said so, the receipt's verdict unchanged
+    const broken = await dropped('ALLOW', deeds.tampered, 'tampered-deed.pdf');
+    expect(broken).toMatchObject({ before: 'accepted', after: 'accepted' });
+    expect(broken.listed).toContain('does not verify; covers the whole document (revision 2 of 2)');
+
+    // a hostile deed: read within the verifier's bounds, said unreadable, the verdict unchanged
+    const unreadable = await dropped('ALLOW', hostile, 'hostile-deed.pdf');
+    expect(unreadable).toMatchObject({ before: 'accepted', after: 'accepted' });
+    expect(unreadable.listed).toMatch(/^document hostile-deed\.pdf: its signatures cannot be read/);
+
+    // a valid signature in the deed cannot turn a rejected receipt green
+    const blocked = await dropped('BLOCK', deeds.signed, 'signed-deed-2.pdf');
+    expect(blocked).toMatchObject({ before: 'rejected', after: 'rejected' });
+    expect(blocked.listed).toContain('verifies; covers the whole document (revision 2 of 2)');
   });
 
   it('says caution for a FLAG receipt, with its reason in words', async () => {

@@ -51,4 +51,4 @@ export { readDocumentSignatures, type DocumentSignature } from './pdf/document-s
 export { checkSignerPath } from './timestamp/chain.js';
 export { nameAttributes, nameText } from './timestamp/names.js';
 export type { DocumentText } from './pdf/document-text.js';
-export { documentSignatureText } from './document/report.js';
+export { documentSignatureLines, MAX_DOCUMENT_BYTES } from './document/report.js';

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyArtifact } from '../src/artifact.js';
 import { main } from '../src/cli/main.js';
+import { documentSignatureLines, MAX_DOCUMENT_BYTES } from '../src/document/report.js';
 import { verifyBundle } from '../src/verify.js';
 import { fixture, fixtureBytes, pinnedKeys, type Json } from './helpers.js';
 
@@ -42,18 +43,19 @@ describe('verifyArtifact', () => {
   });
 });
 
-describe('receipt-verify --artifact', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-artifact-'));
-  const run = async (file: string) => {
-    const out: string[] = [];
-    const args = [path.join(fixtures, 'bundle.json'), '--jwks', path.join(fixtures, 'jwks.json')];
-    const code = await main([...args, '--artifact', file, '--offline'], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-    });
-    return { code, out: out.join('\n') };
-  };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-artifact-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const run = async (file: string) => {
+  const out: string[] = [];
+  const args = [path.join(fixtures, 'bundle.json'), '--jwks', path.join(fixtures, 'jwks.json')];
+  const code = await main([...args, '--artifact', file, '--offline'], {
+    out: (l) => out.push(l),
+    err: (l) => out.push(l),
+  });
+  return { code, out: out.join('\n') };
+};
 
+describe('receipt-verify --artifact', () => {
   it('exit 0 for the deed itself; exit 1 for the same-length copy with one byte changed', async () => {
     const ok = await run(path.join(fixtures, 'deed.pdf'));
     expect(ok.code, ok.out).toBe(0);
@@ -66,6 +68,36 @@ describe('receipt-verify --artifact', () => {
     expect(res.code, res.out).toBe(1);
     expect(res.out).toMatch(
       /^FAIL {2}artifact +The document you gave is not the one this receipt is about\./m,
+    );
+  });
+});
+
+describe("the document's own signatures, under the verdict", () => {
+  it('lists none for a file that is not a PDF, and says why for one it does not read', async () => {
+    expect(await documentSignatureLines(new TextEncoder().encode('{"a":1}'), 'a.json')).toEqual([]);
+    expect(await documentSignatureLines(deed, 'deed.pdf', MAX_DOCUMENT_BYTES + 1)).toEqual([
+      'document deed.pdf: its signatures are not read: it is larger than 16 MiB',
+    ]);
+    const hostile = new TextEncoder().encode(`%PDF-1.7\n${'['.repeat(50_000)}\n%%EOF\n`);
+    expect(await documentSignatureLines(hostile, 'h.pdf')).toEqual([
+      expect.stringMatching(/^document h\.pdf: its signatures cannot be read \(/),
+    ]);
+  });
+
+  it('receipt-verify --artifact says the deed has no signature, the exit code the receipt’s', async () => {
+    const ok = await run(path.join(fixtures, 'deed.pdf'));
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toContain('document deed.pdf: no digital signature');
+  });
+
+  it('a deed larger than the bound: its signatures are said not to be read, nothing else changes', async () => {
+    const big = path.join(dir, 'big.pdf');
+    fs.writeFileSync(big, Buffer.concat([Buffer.from(deed), Buffer.alloc(MAX_DOCUMENT_BYTES)]));
+    const res = await run(big);
+    // another file than the receipt's subject: the artifact step fails, as for any other file
+    expect(res.code, res.out).toBe(1);
+    expect(res.out).toContain(
+      'document big.pdf: its signatures are not read: it is larger than 16 MiB',
     );
   });
 });

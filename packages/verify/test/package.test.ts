@@ -62,16 +62,28 @@ function run(...args: string[]) {
 }
 
 describe('the packed verifier, installed on its own', () => {
-  it('ships its licence, its changelog, its README and its --json schema beside the code', () => {
+  it('ships its licence, its changelog, its README, its glossary and its --json schema beside the code', () => {
     const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     // a tarball's entries sit under its package/ folder
-    const shipped = ['LICENSE', 'CHANGELOG.md', 'README.md', 'verify-result.schema.json'];
+    const shipped = [
+      'LICENSE',
+      'CHANGELOG.md',
+      'README.md',
+      'GLOSSARY.md',
+      'verify-result.schema.json',
+    ];
     expect(listed).toEqual(expect.arrayContaining(shipped.map((f) => `package/${f}`)));
     const licence = fs.readFileSync(
       path.join(app, 'node_modules/@verification-receipts/verify/LICENSE'),
       'utf8',
     );
     expect(licence).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+    // the glossary --help points to is the repository's docs/glossary.md, as it is now
+    const installed = path.join(app, 'node_modules/@verification-receipts/verify');
+    expect(fs.readFileSync(path.join(installed, 'GLOSSARY.md'), 'utf8')).toBe(
+      fs.readFileSync(path.join(pkg, '../../docs/glossary.md'), 'utf8'),
+    );
+    expect(run('--help').out).toContain('GLOSSARY.md in this package');
   });
 
   it('installs only what verification needs: no service dependency', () => {

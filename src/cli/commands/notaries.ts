@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { CliError, readFlagFile, required, withStore, type Command } from '../context.js';
 import { readCertificate } from '../notary-certificates.js';
 
@@ -64,7 +64,9 @@ const list: Command = async (ctx) => {
     return;
   }
   for (const n of notaries) {
-    const cert = n.certificateDer ? '  certificate registered' : '';
+    const cert = n.certificateDer
+      ? `  certificate sha256:${createHash('sha256').update(Buffer.from(n.certificateDer, 'base64')).digest('hex')}`
+      : '';
     ctx.out(
       `${n.tenant}  ${n.notaryId}  ${n.displayName}  ${n.commissionState}  expires ${n.commissionExpires}${cert}`,
     );

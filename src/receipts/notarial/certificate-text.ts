@@ -16,8 +16,9 @@ export interface NotarialText {
 
 const COMMISSION =
   /\bcommission\s*(?:no\.?|number|id|#)\s*[:#.]?\s*([A-Za-z0-9][A-Za-z0-9-]{1,40})/i;
-const NAME_AFTER = /\bnotary(?:\s+public)?\s*[:\-–]\s*([A-Za-z][A-Za-z .'-]{1,80})$/i;
-const NAME_BEFORE = /^([A-Za-z][A-Za-z .'-]{1,80}?),\s*notary\s+public\b/i;
+// a name in any script's letters (Renée, Muñoz, O’Connor), as the registry may hold it
+const NAME_AFTER = /\bnotary(?:\s+public)?\s*[:\-–]\s*(\p{L}[\p{L}\p{M} .'’-]{1,80})$/iu;
+const NAME_BEFORE = /^(\p{L}[\p{L}\p{M} .'’-]{1,80}?),\s*notary\s+public\b/iu;
 
 export function notarialText(text: string): NotarialText {
   const found: NotarialText = {};

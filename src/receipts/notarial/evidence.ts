@@ -2,6 +2,7 @@ import {
   certificateFingerprint,
   checkSignerPath,
   nameAttributes,
+  MAX_DOCUMENT_BYTES,
   nameText,
   parseCertificate,
   readDocumentSignatures,
@@ -83,8 +84,26 @@ export interface EvidenceInput {
   revocation?: CertificateRevocation | undefined;
 }
 
-/** Reads and judges the document's signatures; never throws for any bytes. */
+/**
+ * Reads and judges the document's signatures; never throws for any bytes. Whatever the reader or
+ * the judgement should still throw is the document's `unreadable` answer, not a failed request
+ * (the reader's own fuzz target, packages/verify/test/fuzz, is where such a throw is found).
+ */
 export async function documentEvidence(input: EvidenceInput): Promise<DocumentEvidence> {
+  try {
+    return await readAndJudge(input);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.slice(0, 200) : 'an unexpected failure';
+    return { kind: 'unreadable', reason: `the document could not be read to the end (${why})` };
+  }
+}
+
+async function readAndJudge(input: EvidenceInput): Promise<DocumentEvidence> {
+  // the bound receipt-verify --artifact and the /verify page read deeds within
+  if (input.bytes.length > MAX_DOCUMENT_BYTES) {
+    const reason = `the document is larger than ${MAX_DOCUMENT_BYTES} bytes, the verifier's bound`;
+    return { kind: 'unreadable', reason };
+  }
   const read = await readDocumentSignatures(input.bytes);
   if (!read.ok) return { kind: 'unreadable', reason: read.reason };
   const anchors = trustAnchors(input.trust);

@@ -39,6 +39,22 @@ describe('runRonChecks', () => {
     expect(reasonsOf(outcomes)).toEqual(['document_not_provided', 'seal_unverifiable']);
   });
 
+  it('ron-pades-v1 without the document: doc.signatures FAILs document_not_provided, BLOCK', async () => {
+    const req = request((r) => {
+      r.policy.profile = 'ron-pades-v1';
+      delete r.doc.pdfBase64;
+    });
+    const pades = profile('ron-pades-v1');
+    const outcomes = await runRonChecks(
+      await context({ request: req, document: undefined, profile: pades }),
+    );
+    expect(outcomes.find((o) => o.checkId === 'doc.signatures')).toMatchObject({
+      status: 'FAIL',
+      reason: 'document_not_provided',
+    });
+    expect(decide(outcomes)).toBe('BLOCK');
+  });
+
   it('BLOCKs an unregistered notary with a strong screening hit, each reason once', async () => {
     const req = request((r) => {
       r.registryScreening = { subjectName: 'Bartholomew Nonesuch' };

@@ -12,3 +12,14 @@ export function readFileBounded(file: string, limit: number, what: string): Buff
   if (size > limit) throw new Usage(`${file}: larger than ${limit} bytes, not ${what}`);
   return fs.readFileSync(file);
 }
+
+/** The first `length` bytes of a file (fewer when it is shorter). */
+export function readFileHead(file: string, length: number): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(length);
+    return head.subarray(0, fs.readSync(fd, head, 0, length, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { documentSignatureText } from '../document/report.js';
-import { readDocumentSignatures } from '../pdf/document-signatures.js';
+import { documentSignatureLines, MAX_DOCUMENT_BYTES } from '../document/report.js';
 import type { PdfSignature } from '../pdf/signature.js';
 import { readBundle } from '../read.js';
 import { MAX_TLOG_PROOF_BYTES } from '../log/tlog-proof.js';
@@ -23,7 +22,7 @@ import { certificatesFromPem, MAX_CERTIFICATE_BYTES } from '../timestamp/x509.js
 import { FetchError, MAX_FETCH_BYTES } from './fetch.js';
 import { parseOptions, Usage, type Options } from './options.js';
 import { printVerdict, type Io } from './print.js';
-import { readFileBounded } from './files.js';
+import { readFileBounded, readFileHead } from './files.js';
 import { statusOf } from './status.js';
 import { trustFrom } from './trust.js';
 import { withTlogProof } from './tlog-proof.js';
@@ -92,8 +91,9 @@ Output:
   --help, -h               this text
 
 Each verdict, failing step and reason label is said in plain words first, the technical detail
-under it. The words (receipt, bundle, key, log, witness, status, PDF signature, trust root): see
-docs/glossary.md of the service's repository.
+under it. The words (receipt, bundle, key, log, witness, status, PDF signature, trust root) are
+explained in GLOSSARY.md in this package, beside its README (docs/glossary.md of the service's
+repository).
 
 Exit status: 0 authentic, ALLOW and known not to be revoked (checked online, or by a signed status
 no older than --max-status-age; or its status accepted as unknown with --offline); 1 not authentic
@@ -128,17 +128,23 @@ function tsaCertificates(files: readonly string[]): Uint8Array[] {
 
 /**
  * The signatures of an --artifact that is a PDF (a notarised deed), shown under the verdict: they
- * do not change it. Undefined for an artifact that is not a PDF or is larger than a receipt may be.
+ * do not change it. Undefined for an artifact that is not a PDF; one line for one too large to
+ * read (the same bound as the service's doc.signatures).
  */
 async function artifactSignatures(file: string): Promise<string[] | undefined> {
   let bytes: Uint8Array;
+  let size: number;
   try {
-    bytes = new Uint8Array(readFileBounded(file, MAX_PDF_BYTES, 'a document'));
+    size = fs.statSync(file).size;
+    // of a file too large to read, its header only: the report says so, if it is a PDF
+    bytes = new Uint8Array(
+      size > MAX_DOCUMENT_BYTES ? readFileHead(file, 5) : fs.readFileSync(file),
+    );
   } catch {
     return undefined;
   }
-  if (!/^%PDF-/.test(String.fromCharCode(...bytes.subarray(0, 5)))) return undefined;
-  return documentSignatureText(await readDocumentSignatures(bytes), path.basename(file));
+  const lines = await documentSignatureLines(bytes, path.basename(file), size);
+  return lines.length > 0 ? lines : undefined;
 }
 
 /** What a PDF's reading gives the verifier: its printed text and its signature. */

@@ -1,4 +1,8 @@
-import type { DocumentSignatures, DocumentSignature } from '../pdf/document-signatures.js';
+import {
+  readDocumentSignatures,
+  type DocumentSignatures,
+  type DocumentSignature,
+} from '../pdf/document-signatures.js';
 import { nameText } from '../timestamp/names.js';
 
 /**
@@ -71,4 +75,34 @@ export function documentSignatureText(read: DocumentSignatures, name: string): s
     out.push(`     ${l.verifies ? 'verifies' : 'does not verify'}; ${l.detail}`);
   }
   return out;
+}
+
+/**
+ * The largest document whose signatures are read. One bound for the service's `doc.signatures`,
+ * `receipt-verify --artifact` and the /verify page, so all three read the same deeds; above the
+ * decoded size of the service's default request body limit (15 MiB of base64).
+ */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The report of a document's signatures, as the command line prints it under the verdict and
+ * the /verify page lists it: nothing for a file that is not a PDF, one line saying so for one
+ * larger than MAX_DOCUMENT_BYTES (of which `bytes` may hold only the start, `size` saying how
+ * large it is) or one whose reading fails, whatever its bytes.
+ */
+export async function documentSignatureLines(
+  bytes: Uint8Array,
+  name: string,
+  size = bytes.length,
+): Promise<string[]> {
+  if (String.fromCharCode(...bytes.subarray(0, 5)) !== '%PDF-') return [];
+  if (size > MAX_DOCUMENT_BYTES || bytes.length > MAX_DOCUMENT_BYTES) {
+    const mib = MAX_DOCUMENT_BYTES / (1024 * 1024);
+    return [`document ${name}: its signatures are not read: it is larger than ${mib} MiB`];
+  }
+  try {
+    return documentSignatureText(await readDocumentSignatures(bytes), name);
+  } catch {
+    return [`document ${name}: its signatures cannot be read`];
+  }
 }
