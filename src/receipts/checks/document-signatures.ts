@@ -1,7 +1,7 @@
 import type { JudgedSignature, SignatureReason } from '../notarial/evidence.js';
 import type { CheckOutcome } from '../types.js';
 import type { RonCheckContext } from './context.js';
-import { fail, judged, pass, quote } from './outcome.js';
+import { fail, judged, pass, quote, warn } from './outcome.js';
 
 const CHECK_ID = 'doc.signatures';
 
@@ -63,7 +63,7 @@ export function checkDocumentSignatures(ctx: RonCheckContext): CheckOutcome {
   const unknown = signatures.find((s) => s.revocationUnknown !== undefined);
   if (unknown) {
     const text = `signature ${unknown.index}: whether its certificates were revoked is unknown (${unknown.revocationUnknown}): ${summary}`;
-    return judged(CHECK_ID, 'WARN', 'signer_revocation_unknown', text);
+    return warn(CHECK_ID, 'signer_revocation_unknown', text);
   }
   return pass(CHECK_ID, `signature ${notary.index} is the registered notary's: ${summary}`);
 }
