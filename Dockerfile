@@ -31,8 +31,11 @@ RUN npm run build
 
 # ---- runtime: production dependencies + compiled output, non-root -----------------------------
 FROM node:24-bookworm-slim AS runtime
+# ENV_FILE: where the /probot setup writes the GitHub App's credentials, on the data volume the
+# service's user owns (the image's /app is root's, so ./.env could not be written there)
 ENV NODE_ENV=production \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    ENV_FILE=/data/github-app.env
 WORKDIR /app
 # Production dependencies only. --ignore-scripts: "prepare" would run tsc, a dev dependency
 # (none of the production dependencies has an install script). Owned by root, so the

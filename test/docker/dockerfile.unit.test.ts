@@ -147,6 +147,8 @@ describe('Dockerfile', () => {
     const env = stageEnv(final);
     expect(env.NODE_ENV).toBe('production');
     expect(env.DATA_DIR).toBe('/data');
+    // the App's credentials from the /probot setup land on the volume, which the user can write
+    expect(env.ENV_FILE?.startsWith(`${env.DATA_DIR}/`)).toBe(true);
     const volume = lastIn(final, 'VOLUME') as Instruction;
     expect(volume.json ?? words(volume.args)).toContain(env.DATA_DIR);
     const uid = (lastIn(final, 'USER')?.args ?? '').split(':')[0] ?? '';
