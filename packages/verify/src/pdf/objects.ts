@@ -7,6 +7,7 @@ import {
   type PDFObject,
   PDFObjectParser,
   PDFRawStream,
+  PDFRef,
 } from 'pdf-lib';
 import { decodeBounded } from './decode.js';
 import { type ObjectScan, ScanError, scanObject } from './scan.js';
@@ -248,3 +249,13 @@ export function dictOf(value: PDFObject | undefined): PDFDict | undefined {
 /** The elements of an array value. */
 export const elements = (value: PDFObject | undefined): PDFObject[] =>
   value instanceof PDFArray ? value.asArray() : [];
+
+/** The object number of a reference, or undefined for a direct value. */
+export const refNum = (v: PDFObject | undefined): number | undefined =>
+  v instanceof PDFRef ? v.objectNumber : undefined;
+
+/** The keys either of two dictionaries has, without their slashes, at most 256. */
+export function keysOf(a: PDFDict, b: PDFDict): string[] {
+  const names = new Set([...a.keys(), ...b.keys()].map((k) => k.decodeText()));
+  return [...names].slice(0, 256);
+}
