@@ -6,7 +6,9 @@ import path from 'node:path';
 /**
  * Certificates made with the openssl CLI (`openssl ca`, which can date a certificate in the
  * past or the future), for crafting certification paths: each issued with the extensions of an
- * extfile and a P-256 key of its own. Independent of the code that checks paths.
+ * extfile and a P-256 key of its own. The same `openssl ca` database revokes certificates and
+ * makes each issuer's CRL (`-gencrl`, numbered), published as DER. Independent of the code that
+ * checks paths and revocation.
  */
 
 export interface Issued {
@@ -58,11 +60,20 @@ const caDate = (date: Date): string =>
     .replace(/[-:T]/g, '')
     .replace(/\.\d+Z$/, 'Z');
 
+export interface PkiOptions {
+  /** The first serial number `openssl ca` gives, in hex (default 1000); each next one adds 1. */
+  firstSerial?: string;
+}
+
 export class TestPki {
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    options: PkiOptions = {},
+  ) {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'index.txt'), '');
-    fs.writeFileSync(path.join(dir, 'ca.serial'), '1000\n');
+    fs.writeFileSync(path.join(dir, 'ca.serial'), `${options.firstSerial ?? '1000'}\n`);
+    fs.writeFileSync(path.join(dir, 'crlnumber'), '01\n');
     fs.writeFileSync(
       path.join(dir, 'ca.cnf'),
       [
@@ -73,6 +84,7 @@ export class TestPki {
         'database = $dir/index.txt',
         'new_certs_dir = $dir',
         'serial = $dir/ca.serial',
+        'crlnumber = $dir/crlnumber',
         'default_md = sha256',
         'policy = any',
         'unique_subject = no',
@@ -100,15 +112,13 @@ export class TestPki {
     const notBefore = options.notBefore ?? new Date(Date.now() - DAY);
     const notAfter = options.notAfter ?? new Date(Date.now() + 3650 * DAY);
     const signer = options.issuer
-      ? ['-cert', options.issuer.certFile, '-keyfile', options.issuer.keyFile]
+      ? signedBy(options.issuer)
       : ['-selfsign', '-keyfile', file('key')];
     openssl(
       [
-        'ca',
+        ...this.ca(),
         '-batch',
         '-notext',
-        '-config',
-        path.join(this.dir, 'ca.cnf'),
         ...signer,
         '-in',
         file('csr'),
@@ -133,6 +143,29 @@ export class TestPki {
     };
   }
 
+  /** Marks `cert`, issued by `issuer`, revoked in the database (`openssl ca -revoke`), now. */
+  revoke(cert: Issued, issuer: Issued): void {
+    openssl([...this.ca(), ...signedBy(issuer), '-revoke', cert.certFile], this.dir);
+  }
+
+  /**
+   * A CRL signed by `issuer` listing every certificate revoked in this PKI's database, next update
+   * in `days` (`openssl ca -gencrl`, numbered from the PKI's crlnumber), as DER (what http
+   * distribution points serve), also written to NAME.crl, NAME being `issuer`'s.
+   */
+  crl(issuer: Issued, days = 30): Buffer {
+    const file = path.join(this.dir, `${issuer.name}.crl`);
+    const pem = `${file}.pem`;
+    const gencrl = ['-gencrl', '-crldays', String(days), '-out', pem];
+    openssl([...this.ca(), ...signedBy(issuer), ...gencrl], this.dir);
+    openssl(['crl', '-in', pem, '-outform', 'DER', '-out', file], this.dir);
+    return fs.readFileSync(file);
+  }
+
+  private ca(): string[] {
+    return ['ca', '-config', path.join(this.dir, 'ca.cnf')];
+  }
+
   /** Several certificates in one PEM file (openssl's -untrusted, a TSA's `certs`). */
   bundle(name: string, certs: readonly Issued[]): string {
     const file = path.join(this.dir, `${name}.pem`);
@@ -140,3 +173,11 @@ export class TestPki {
     return file;
   }
 }
+
+/** `openssl ca`'s arguments naming the CA certificate and key that sign. */
+const signedBy = (issuer: Issued): string[] => [
+  '-cert',
+  issuer.certFile,
+  '-keyfile',
+  issuer.keyFile,
+];
