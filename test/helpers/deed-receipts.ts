@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { expect } from 'vitest';
 import type { VerificationRequest } from '../../src/contract/verification.js';
+import type { NotaryRecord } from '../../src/receipts/types.js';
 import { runCaptured } from './cli.js';
 import type { TestContext } from './context.js';
 import { test as base } from './fixtures.js';
@@ -105,6 +106,11 @@ export interface PadesTenant {
   cli: Cli;
   /** issueDeedReceipt with the test app, by default with `key`. */
   issue(payload: VerificationRequest, apiKey?: string): Promise<DeedReceipt>;
+  /**
+   * Gives `tenant` TENANT's notary, with `changes`, and no trust anchors; returns a verify and
+   * read key of `tenant`.
+   */
+  tenantWithNotary(tenant: string, changes?: Partial<NotaryRecord>): Promise<string>;
 }
 
 export const it = base
@@ -125,5 +131,12 @@ export const it = base
       sealKeyPem: seal.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
       cli: cliOf(ctx),
       issue: (payload, apiKey = key) => issueDeedReceipt(ctx, apiKey, payload),
+      tenantWithNotary: async (tenant, changes = {}) => {
+        const apiKey = await ctx.apiKey(['verify', 'read'], tenant);
+        const notary = await ctx.repos.notaries.find(TENANT, NOTARY_ID);
+        if (!notary) throw new Error('notary not registered');
+        await ctx.repos.notaries.upsert({ ...notary, tenant, ...changes });
+        return apiKey;
+      },
     };
   });

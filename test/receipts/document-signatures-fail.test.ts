@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { deedRequest, it, TENANT } from '../helpers/deed-receipts.js';
-import { appendUpdate, deedPdf, NOTARY_ID, tail } from '../helpers/notarial-deeds.js';
+import { appendUpdate, deedPdf, tail } from '../helpers/notarial-deeds.js';
 
 /**
  * `doc.signatures` under `ron-pades-v1` on deeds it does not pass, each with its reason label: a
@@ -113,10 +113,7 @@ describe('doc.signatures (ron-pades-v1): signatures that do not hold', () => {
     pades,
   }) => {
     const tenant = 'tenant-pades-expired';
-    const other = await ctx.apiKey(['verify', 'read'], tenant);
-    const notary = await ctx.repos.notaries.find(TENANT, NOTARY_ID);
-    if (!notary) throw new Error('notary not registered');
-    await ctx.repos.notaries.upsert({ ...notary, tenant, commissionExpires: '2020-01-01' });
+    const other = await pades.tenantWithNotary(tenant, { commissionExpires: '2020-01-01' });
     const trust = await ctx.repos.tenantPolicies.notaryTrust(TENANT);
     await ctx.repos.tenantPolicies.setNotaryTrust(tenant, trust);
     const { receipt, signatures } = await pades.issue(deedRequest(deeds.signed), other);
@@ -125,15 +122,11 @@ describe('doc.signatures (ron-pades-v1): signatures that do not hold', () => {
   });
 
   it('under the subject rule, a certificate whose subject names the notary is theirs', async ({
-    ctx,
     deeds,
     pades,
   }) => {
     const tenant = 'tenant-pades-subject';
-    const other = await ctx.apiKey(['verify', 'read'], tenant);
-    const notary = await ctx.repos.notaries.find(TENANT, NOTARY_ID);
-    if (!notary) throw new Error('notary not registered');
-    await ctx.repos.notaries.upsert({ ...notary, tenant, certificateDer: undefined });
+    const other = await pades.tenantWithNotary(tenant, { certificateDer: undefined });
     const set = await pades.cli(
       'tenants',
       'policy',
@@ -151,16 +144,9 @@ describe('doc.signatures (ron-pades-v1): signatures that do not hold', () => {
     expect(byOther.signatures?.details).toContain('does not name the registered notary');
   });
 
-  it('without trust anchors every signature is signer_not_trusted', async ({
-    ctx,
-    deeds,
-    pades,
-  }) => {
+  it('without trust anchors every signature is signer_not_trusted', async ({ deeds, pades }) => {
     const tenant = 'tenant-pades-untrusting';
-    const other = await ctx.apiKey(['verify', 'read'], tenant);
-    const notary = await ctx.repos.notaries.find(TENANT, NOTARY_ID);
-    if (!notary) throw new Error('notary not registered');
-    await ctx.repos.notaries.upsert({ ...notary, tenant });
+    const other = await pades.tenantWithNotary(tenant);
     const { receipt, signatures } = await pades.issue(deedRequest(deeds.signed), other);
     expect(receipt.reasons).toContain('signer_not_trusted');
     expect(signatures?.details).toContain('no notary trust anchors');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { deedRequest, it, TENANT } from '../helpers/deed-receipts.js';
-import { NOTARY_ID, NOTARY_NAME } from '../helpers/notarial-deeds.js';
+import { deedRequest, it } from '../helpers/deed-receipts.js';
+import { NOTARY_NAME } from '../helpers/notarial-deeds.js';
 import { makeTsaFiles } from '../helpers/tsa.js';
 
 /**
@@ -56,7 +56,6 @@ describe('doc.signatures (ron-pades-v1): signed deeds that pass', () => {
   });
 
   it('dates a signature by its time-stamp token when the tenant trusts the TSA, else says it is not used', async ({
-    ctx,
     deeds,
     pades,
   }) => {
@@ -66,10 +65,7 @@ describe('doc.signatures (ron-pades-v1): signed deeds that pass', () => {
     expect(untrusted.signatures?.status, untrusted.signatures?.details).toBe('PASS');
     expect(untrusted.signatures?.details).toContain('its signature time-stamp token is not used');
     const tenant = 'tenant-pades-tsa';
-    const other = await ctx.apiKey(['verify', 'read'], tenant);
-    const notary = await ctx.repos.notaries.find(TENANT, NOTARY_ID);
-    if (!notary) throw new Error('notary not registered');
-    await ctx.repos.notaries.upsert({ ...notary, tenant });
+    const other = await pades.tenantWithNotary(tenant);
     const fs = await import('node:fs');
     const anchors = `${deeds.dir}/anchors-with-tsa.pem`;
     fs.writeFileSync(
