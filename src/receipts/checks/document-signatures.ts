@@ -1,4 +1,5 @@
-import type { JudgedSignature, SignatureReason } from '../notarial/evidence.js';
+import type { JudgedSignature } from '../notarial/evidence.js';
+import type { SignatureReason } from '../notarial/signer.js';
 import type { CheckOutcome } from '../types.js';
 import type { RonCheckContext } from './context.js';
 import { fail, judged, pass, quote, warn } from './outcome.js';
