@@ -1,12 +1,10 @@
 import type { Knex } from 'knex';
 import { CHANGE_CHANNEL, type ChangeFeed } from './change-feed.js';
-import { outboxCtes } from './webhook-outbox.js';
+import { APPEND_SLICE, oneStatementSeal, recordCheckpoint, recordLeaves } from './log-seal.js';
 import type { NodeKey, NodeStore } from '../anchoring/index.js';
 import { nodeId } from '../anchoring/index.js';
 import type {
   CheckpointRecord,
-  LeavesRecord,
-  NewCheckpoint,
   LogStore,
   PendingEntry,
   SealTransaction,
@@ -17,8 +15,6 @@ type Db = Knex | Knex.Transaction;
 
 /** Arbitrary but fixed key of the advisory lock that serialises sealing across replicas. */
 const SEAL_LOCK_KEY = 0x5ea1_0c;
-/** Nodes, or entries, written by one statement of a seal. */
-const APPEND_SLICE = 4_096;
 
 /** Storage of the Merkle log: entries (the queue), perfect-subtree nodes, checkpoints. */
 export class LogRepository implements LogStore {
@@ -131,9 +127,9 @@ export class LogRepository implements LogStore {
         pending: (limit) => this.pending(trx, limit),
         recordLeaves: (leaves) => {
           appended = true;
-          return this.recordLeaves(trx, leaves);
+          return recordLeaves(trx, leaves);
         },
-        recordCheckpoint: (checkpoint) => this.recordCheckpoint(trx, checkpoint),
+        recordCheckpoint: (checkpoint) => recordCheckpoint(trx, checkpoint),
       });
     });
     // entries placed now: this replica's cached receipts waiting for a position go at once
@@ -160,54 +156,9 @@ export class LogRepository implements LogStore {
         return true;
       });
     }
-    const written = await this.oneStatementSeal(seal.start, page, seal.checkpoint);
+    const written = await oneStatementSeal(this.knex, seal.start, page, seal.checkpoint);
     if (written) this.changes.announce('receipts', 'sealed');
     return written;
-  }
-
-  /**
-   * One page, the checkpoint and the page's `receipt.anchored` webhook events in one statement
-   * (atomic, as a transaction is), each part guarded by the log's size: written only when it is
-   * still `start`. Data-modifying CTEs run
-   * once and to completion whether or not the final query reads them.
-   */
-  private async oneStatementSeal(
-    start: number,
-    page: LeavesRecord,
-    checkpoint: NewCheckpoint,
-  ): Promise<boolean> {
-    const { nodes, entries, firstIndex } = page;
-    const result = (await this.knex.raw(
-      `with ok as (select coalesce(max(tree_size), 0) = ?::bigint as fresh from log_checkpoints),
-         n as (insert into log_nodes (level, idx, hash)
-           select s.level, s.idx, substring(?::bytea from (s.n::int - 1) * 32 + 1 for 32)
-             from unnest(?::int[], ?::bigint[]) with ordinality as s(level, idx, n), ok
-             where ok.fresh),
-         s as (select * from unnest(?::bigint[], ?::bigint[]) as s(seq, idx)),
-         d as (delete from log_pending p using s, ok where ok.fresh and p.seq = s.seq),
-         l as (insert into log_leaves (leaf_index, seq)
-           select s.idx, s.seq from s, ok where ok.fresh),
-         c as (insert into log_checkpoints (tree_size, root_hash, note)
-           select ?::bigint, ?::bytea, ? from ok where ok.fresh returning tree_size),
-         placed as (
-           select r.tenant, r.id::text as subject, '{}'::jsonb as data
-           from s join log_entries e on e.seq = s.seq join receipts r on r.id = e.receipt_id, ok
-           where ok.fresh
-         ), ${outboxCtes('placed', 'receipt.anchored')}
-       select count(*)::int as written from c`,
-      [
-        start,
-        Buffer.concat(nodes.map((n) => n.hash)),
-        nodes.map((n) => n.level),
-        nodes.map((n) => n.index),
-        entries.map((e) => e.seq),
-        entries.map((_, j) => firstIndex + j),
-        checkpoint.treeSize,
-        checkpoint.rootHash,
-        checkpoint.note,
-      ],
-    )) as { rows: { written: number }[] };
-    return result.rows[0]?.written === 1;
   }
 
   pendingAfter(afterSeq: number | undefined, limit: number): Promise<PendingEntry[]> {
@@ -223,61 +174,6 @@ export class LogRepository implements LogStore {
     if (afterSeq !== undefined) query.where('p.seq', '>', afterSeq);
     const rows = (await query) as { seq: string | number; leaf_hash: Buffer }[];
     return rows.map((r) => ({ seq: Number(r.seq), leafHash: Buffer.from(r.leaf_hash) }));
-  }
-
-  /** Persists one page of a seal: the new nodes and the leaf positions. */
-  private async recordLeaves(trx: Knex.Transaction, input: LeavesRecord): Promise<void> {
-    // constant statements over slices: each slice is a few milliseconds of work in this
-    // process (a seal never holds the event loop for long), one transaction for all of them
-    for (let i = 0; i < input.nodes.length; i += APPEND_SLICE) {
-      const slice = input.nodes.slice(i, i + APPEND_SLICE);
-      await trx.raw(
-        `insert into log_nodes (level, idx, hash)
-           select s.level, s.idx, substring(?::bytea from (s.n::int - 1) * 32 + 1 for 32)
-             from unnest(?::int[], ?::bigint[]) with ordinality as s(level, idx, n)`,
-        [
-          Buffer.concat(slice.map((n) => n.hash)),
-          slice.map((n) => n.level),
-          slice.map((n) => n.index),
-        ],
-      );
-    }
-    for (let i = 0; i < input.entries.length; i += APPEND_SLICE) {
-      const slice = input.entries.slice(i, i + APPEND_SLICE);
-      // out of the queue and into the log: inserts and deletes, never an UPDATE (migration 015)
-      await trx.raw(
-        `with s as (select * from unnest(?::bigint[], ?::bigint[]) as s(seq, idx)),
-           d as (delete from log_pending p using s where p.seq = s.seq)
-         insert into log_leaves (leaf_index, seq) select s.idx, s.seq from s`,
-        [slice.map((e) => e.seq), slice.map((_, j) => input.firstIndex + i + j)],
-      );
-    }
-    await this.recordAnchoredEvents(trx, input.firstIndex, input.entries.length);
-  }
-
-  /**
-   * The `receipt.anchored` webhook events of the receipts this page placed, in the seal's
-   * transaction: they commit with the leaves and the checkpoint that proves them, or not at all.
-   */
-  private async recordAnchoredEvents(trx: Knex.Transaction, first: number, count: number) {
-    if (count === 0) return;
-    await trx.raw(
-      `with placed as (
-         select r.tenant, r.id::text as subject, '{}'::jsonb as data
-         from log_leaves ll join log_entries e on e.seq = ll.seq join receipts r on r.id = e.receipt_id
-         where ll.leaf_index >= ? and ll.leaf_index < ?
-       ), ${outboxCtes('placed', 'receipt.anchored')}
-       select 1`,
-      [first, first + count],
-    );
-  }
-
-  private async recordCheckpoint(trx: Knex.Transaction, checkpoint: NewCheckpoint) {
-    await trx('log_checkpoints').insert({
-      tree_size: checkpoint.treeSize,
-      root_hash: checkpoint.rootHash,
-      note: checkpoint.note,
-    });
   }
 
   async nodeRange(level: number, start: number, count: number): Promise<Uint8Array[]> {
