@@ -221,7 +221,7 @@ function pdfRenewalOf(
 /** How long a delivery stays leased beyond its attempt's timeout. */
 const WEBHOOK_LEASE_MARGIN_MS = 30_000;
 /** Attempts one dispatcher keeps open at once (each claimed and recorded on its own). */
-export const WEBHOOK_SLOTS = 16;
+export const WEBHOOK_SLOTS = 32;
 
 /** The webhooks: the v1a key (WEBHOOK_SIGNING_KEY, else derived from the signing key). */
 function webhooksOf(

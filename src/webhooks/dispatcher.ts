@@ -28,7 +28,7 @@ import { TargetRefused, type TargetPolicy } from './target.js';
  * A subscription holds at most a quarter of a dispatcher's slots, a tenant (up to 20
  * subscriptions) at most half of them: the rest stay free for the other tenants.
  */
-export const IN_FLIGHT_CAPS: InFlightCaps = { perSubscription: 4, perTenant: 8 };
+export const IN_FLIGHT_CAPS: InFlightCaps = { perSubscription: 8, perTenant: 16 };
 
 export interface DispatcherLog {
   warn(details: object, message: string): void;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LIMITS } from '../../src/contract/limits.js';
+import { WEBHOOK_SLOTS } from '../../src/services.js';
+import { IN_FLIGHT_CAPS } from '../../src/webhooks/dispatcher.js';
 import type { Subscription } from '../../src/webhooks/ports.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { until } from '../helpers/until.js';
@@ -105,30 +107,34 @@ describe('a receiver that never answers', () => {
   it("of a tenant with many subscriptions fills no more than the tenant's share of the slots", async () => {
     const silent = await receiver('hang');
     const fast = await receiver('ok');
-    // five silent subscriptions, four events each: more than every slot of the dispatcher
+    // silent subscriptions with a full cap of events each: more than every slot of the dispatcher
+    const { perSubscription, perTenant } = IN_FLIGHT_CAPS;
     const slow = [];
-    for (let i = 0; i < 5; i++) slow.push(await subscribe('slow-c', `${silent.url}/${i}`));
+    for (let i = 0; i * perSubscription <= WEBHOOK_SLOTS; i++)
+      slow.push(await subscribe('slow-c', `${silent.url}/${i}`));
     releaseAfter(silent, slow);
-    for (const s of slow) await events(s, 4);
+    for (const s of slow) await events(s, perSubscription);
     const b = await subscribe('fast-d', fast.url);
-    await until(() => silent.arrived >= 8);
+    await until(() => silent.arrived >= perTenant);
     await events(b, 1);
     await until(async () => (await deliveries(b))[0]?.state === 'delivered');
-    expect(await allOpen(slow)).toBe(20);
-    expect(silent.arrived).toBeLessThanOrEqual(8);
+    expect(await allOpen(slow)).toBe(slow.length * perSubscription);
+    expect(silent.arrived).toBeLessThanOrEqual(perTenant);
   });
 
   it("of one subscription does not hold back its tenant's other subscriptions", async () => {
     const silent = await receiver('hang');
     const fast = await receiver('ok');
+    const { perSubscription, perTenant } = IN_FLIGHT_CAPS;
     const stuck = await subscribe('tenant-e', silent.url);
     const other = await subscribe('tenant-e', fast.url);
     releaseAfter(silent, [stuck]);
-    await events(stuck, 10);
-    await until(() => silent.arrived >= 4);
+    // more events than the tenant may have open
+    await events(stuck, perTenant + 2);
+    await until(() => silent.arrived >= perSubscription);
     await events(other, 1);
     await until(async () => (await deliveries(other))[0]?.state === 'delivered');
-    expect(await allOpen([stuck])).toBe(10);
-    expect(silent.arrived).toBeLessThanOrEqual(4);
+    expect(await allOpen([stuck])).toBe(perTenant + 2);
+    expect(silent.arrived).toBeLessThanOrEqual(perSubscription);
   });
 });
