@@ -28,7 +28,6 @@ import unauthenticatedRoutes from './http/routes/unauthenticated.js';
 import { limitConnections } from './http/connection-limits.js';
 import { requestIdOf, rewriteUrl } from './http/request-hygiene.js';
 import { openDatabase, type Database, type StoreLog } from './storage/database.js';
-import { WEBHOOK_BATCH } from './services.js';
 import { startDispatcher } from './webhooks/dispatch-loop.js';
 
 declare module 'fastify' {
@@ -119,7 +118,6 @@ function runWebhooks(app: FastifyInstance, config: Config): void {
   });
   const running = startDispatcher(dispatcher, {
     intervalMs: config.webhooks.intervalMs,
-    batch: WEBHOOK_BATCH,
     notices: app.repos.webhookNotices,
     log: app.log,
   });

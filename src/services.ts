@@ -220,8 +220,8 @@ function pdfRenewalOf(
 
 /** How long a delivery stays leased beyond its attempt's timeout. */
 const WEBHOOK_LEASE_MARGIN_MS = 30_000;
-/** Deliveries one dispatcher claims, and sends concurrently, at a time. */
-export const WEBHOOK_BATCH = 16;
+/** Attempts one dispatcher keeps open at once (each claimed and recorded on its own). */
+export const WEBHOOK_SLOTS = 32;
 
 /** The webhooks: the v1a key (WEBHOOK_SIGNING_KEY, else derived from the signing key). */
 function webhooksOf(
@@ -251,7 +251,7 @@ function webhooksOf(
         webhookKey: key,
         timeoutMs: webhooks.timeoutMs,
         leaseMs: webhooks.timeoutMs + WEBHOOK_LEASE_MARGIN_MS,
-        batch: WEBHOOK_BATCH,
+        slots: WEBHOOK_SLOTS,
         ...overrides,
       }),
   };

@@ -4,6 +4,7 @@ import type {
   AttemptRecord,
   ClaimedDelivery,
   DeliveryPage,
+  InFlightCaps,
   NewSubscription,
   Subscription,
   WebhookStore,
@@ -23,6 +24,20 @@ import {
 /** The first key of the advisory lock a tenant's subscriptions are counted under. */
 const TENANT_LOCK = 0x77686b73; // 'whks'
 
+/**
+ * The attempts open at `:now` (pending deliveries under an unexpired lease, of every replica),
+ * counted per subscription and per tenant: what the in-flight caps are checked against.
+ */
+const BUSY_CTES = `busy as materialized (
+    select d.subscription_id, s.tenant
+    from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+    where d.state = 'pending' and d.lease_until >= :now
+  ), busy_subscriptions as (
+    select subscription_id, count(*) as n from busy group by subscription_id
+  ), busy_tenants as (
+    select tenant, count(*) as n from busy group by tenant
+  )`;
+
 /** What a uuid column accepts; any other id names nothing. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,7 +46,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * locked with `for update skip locked` (PostgreSQL re-checks a locked row's conditions on its
  * newest version), as deployment gates are, so of several replicas exactly one sends each
  * attempt; only the lease's owner records its outcome. The locking select is a materialized CTE:
- * as an `in (...)` subquery the planner may run it again and lease past its limit.
+ * as an `in (...)` subquery the planner may run it again and lease past its limit. A claim ranks
+ * the due deliveries within their subscription and their tenant, after the attempts already
+ * open there, so no subscription or tenant passes its in-flight cap; two replicas claiming at
+ * the same instant each count only the leases committed before, so a cap may be passed by the
+ * other's claim until those attempts end.
  */
 export class WebhookRepository implements WebhookStore {
   constructor(private readonly knex: Knex) {}
@@ -102,17 +121,37 @@ export class WebhookRepository implements WebhookStore {
     return id;
   }
 
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
-    const owner = randomUUID();
+  async claimDue(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    caps: InFlightCaps,
+  ): Promise<ClaimedDelivery[]> {
     const result = (await this.knex.raw(
-      `with due as materialized (
-         select id from webhook_deliveries
-         where state = 'pending' and next_attempt_at <= ?
-           and (lease_until is null or lease_until < ?)
-         order by next_attempt_at limit ? for update skip locked
+      `with ${BUSY_CTES}, due as (
+         select d.id, d.next_attempt_at, s.tenant,
+           row_number() over (partition by d.subscription_id order by d.next_attempt_at, d.id)
+             + coalesce(bs.n, 0) as subscription_nth
+         from webhook_deliveries d
+           join webhook_subscriptions s on s.id = d.subscription_id
+           left join busy_subscriptions bs on bs.subscription_id = d.subscription_id
+         where d.state = 'pending' and d.next_attempt_at <= :now
+           and (d.lease_until is null or d.lease_until < :now)
+       ), eligible as (
+         select due.id, due.next_attempt_at,
+           row_number() over (partition by due.tenant order by due.next_attempt_at, due.id)
+             + coalesce(bt.n, 0) as tenant_nth
+         from due left join busy_tenants bt on bt.tenant = due.tenant
+         where due.subscription_nth <= :perSubscription
+       ), picked as materialized (
+         select d.id from webhook_deliveries d
+           join (select id from eligible where tenant_nth <= :perTenant
+                 order by tenant_nth, next_attempt_at, id limit :limit) e on e.id = d.id
+         where d.state = 'pending' and (d.lease_until is null or d.lease_until < :now)
+         for update of d skip locked
        ), claimed as (
-         update webhook_deliveries set lease_until = ?, lease_owner = ?
-         from due where webhook_deliveries.id = due.id
+         update webhook_deliveries set lease_until = :leaseUntil, lease_owner = :owner
+         from picked where webhook_deliveries.id = picked.id
          returning webhook_deliveries.*
        )
        select d.*, e.type as event_type, e.tenant as e_tenant, e.subject as e_subject,
@@ -122,21 +161,28 @@ export class WebhookRepository implements WebhookStore {
          s.disabled_at as s_disabled_at, s.disabled_reason as s_disabled_reason
        from claimed d join webhook_events e on e.id = d.event_id
          join webhook_subscriptions s on s.id = d.subscription_id`,
-      [now, now, limit, leaseUntil, owner],
+      { now, leaseUntil, limit, owner: randomUUID(), ...caps },
     )) as { rows: ClaimRow[] };
     return result.rows.map(toClaim);
   }
 
-  async nextDue(): Promise<Date | null> {
-    // unleased: the due index's first row; leased (few: those in flight, those whose replica
-    // died): when the lease ends, if that is later than the attempt's time
+  async nextDue(now: Date, caps: InFlightCaps): Promise<Date | null> {
+    // free: the due index walked in order to the first delivery under its caps; leased (few:
+    // those in flight, those of a replica that died): when the lease ends
     const result = (await this.knex.raw(
-      `select least(
-         (select min(next_attempt_at) from webhook_deliveries
-           where state = 'pending' and lease_until is null),
+      `with ${BUSY_CTES}
+       select least(
+         (select d.next_attempt_at from webhook_deliveries d
+            join webhook_subscriptions s on s.id = d.subscription_id
+            left join busy_subscriptions bs on bs.subscription_id = d.subscription_id
+            left join busy_tenants bt on bt.tenant = s.tenant
+          where d.state = 'pending' and (d.lease_until is null or d.lease_until < :now)
+            and coalesce(bs.n, 0) < :perSubscription and coalesce(bt.n, 0) < :perTenant
+          order by d.next_attempt_at limit 1),
          (select min(greatest(next_attempt_at, lease_until)) from webhook_deliveries
-           where state = 'pending' and lease_until is not null)
+           where state = 'pending' and lease_until >= :now)
        ) as at`,
+      { now, ...caps },
     )) as { rows: { at: Date | string | null }[] };
     const at = result.rows[0]?.at;
     return at === null || at === undefined ? null : new Date(at);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ReceiptLinks } from '../receipts/ports.js';
 import { bodyOf, PayloadTooLarge, type ReceiptFacts } from './payloads.js';
-import type { AttemptRecord, ClaimedDelivery, WebhookStore } from './ports.js';
+import type { AttemptRecord, ClaimedDelivery, InFlightCaps, WebhookStore } from './ports.js';
 import { MAX_ATTEMPTS, nextAttemptAt, RETRY_AFTER_STATUSES, retryAfterMs } from './schedule.js';
 import type { Send, SendResult } from './sender.js';
 import { signatureHeader, signedContent, type WebhookKey } from './signatures.js';
@@ -16,7 +16,19 @@ import { TargetRefused, type TargetPolicy } from './target.js';
  * out. One timeout bounds the whole attempt, the name's resolution included, so an attempt ends
  * before its lease does. Nothing is sent for a disabled subscription (a delivery recorded while
  * it was being disabled fails unsent), nor a body over 20 KB (it fails at once).
+ *
+ * Each attempt stands alone: it is claimed, sent and recorded under its own lease, and nothing
+ * waits for another attempt (dispatch-loop.ts keeps up to `slots` of them open, claiming more as
+ * they end). A claim leaves out the deliveries of a subscription or tenant that already has its
+ * cap of attempts open (`caps`, across every replica), so a receiver that never answers holds
+ * only its own share of the slots until its attempts time out.
  */
+
+/**
+ * A subscription holds at most a quarter of a dispatcher's slots, a tenant (up to 20
+ * subscriptions) at most half of them: the rest stay free for the other tenants.
+ */
+export const IN_FLIGHT_CAPS: InFlightCaps = { perSubscription: 8, perTenant: 16 };
 
 export interface DispatcherLog {
   warn(details: object, message: string): void;
@@ -34,8 +46,10 @@ export interface DispatcherDeps {
   timeoutMs: number;
   /** How long a claim holds a delivery: longer than one attempt's timeout. */
   leaseMs: number;
-  /** Deliveries claimed (and sent concurrently) at a time. */
-  batch: number;
+  /** Attempts open at once: the most one claim leases, and the dispatch loop keeps open. */
+  slots: number;
+  /** Attempts open at once per subscription and per tenant; IN_FLIGHT_CAPS unless given. */
+  caps?: InFlightCaps;
   clock?: () => Date;
   /** In [0, 1): the retry delays' jitter. */
   random?: () => number;
@@ -47,30 +61,44 @@ export interface DispatcherDeps {
 export class WebhookDispatcher {
   private readonly clock: () => Date;
   private readonly random: () => number;
+  private readonly caps: InFlightCaps;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.clock = deps.clock ?? (() => new Date());
     this.random = deps.random ?? (() => randomInt(1_000_000) / 1_000_000);
+    this.caps = deps.caps ?? IN_FLIGHT_CAPS;
   }
 
-  /** Claims one batch of due deliveries and attempts each; how many were claimed. */
-  async runOnce(): Promise<number> {
+  /** Attempts open at once. */
+  get slots(): number {
+    return this.deps.slots;
+  }
+
+  /** Leases up to `limit` due deliveries (within the caps), each for its own attempt. */
+  claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.clock();
-    const claims = await this.deps.store.claimDue(
+    return this.deps.store.claimDue(
       now,
       new Date(now.getTime() + this.deps.leaseMs),
-      this.deps.batch,
+      limit,
+      this.caps,
     );
+  }
+
+  /** Claims up to `slots` due deliveries and attempts each, waiting for all; how many. */
+  async runOnce(): Promise<number> {
+    const claims = await this.claim(this.deps.slots);
     await Promise.all(claims.map((claim) => this.attempt(claim)));
     return claims.length;
   }
 
   /** When the next delivery may be claimed (due, its lease free); null when none is pending. */
   nextDue(): Promise<Date | null> {
-    return this.deps.store.nextDue();
+    return this.deps.store.nextDue(this.clock(), this.caps);
   }
 
-  private async attempt(claim: ClaimedDelivery): Promise<void> {
+  /** Sends a claimed delivery and records the outcome under its lease; never rejects. */
+  async attempt(claim: ClaimedDelivery): Promise<void> {
     const record = await this.deliver(claim).catch((err: unknown): AttemptRecord => {
       if (err instanceof PayloadTooLarge) return this.givenUp(messageOf(err));
       return this.failure(claim, { status: undefined, error: messageOf(err) });

@@ -71,6 +71,16 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
+/**
+ * How many attempts may be open at once for one subscription and for one tenant, counted over
+ * every replica's unexpired leases, so a receiver that never answers holds only its own share of
+ * the dispatchers' slots (docs/decisions/0090-attempts-are-independent-and-capped-per-receiver.md).
+ */
+export interface InFlightCaps {
+  perSubscription: number;
+  perTenant: number;
+}
+
 export interface DeliveryPage {
   items: Delivery[];
   nextCursor: string | undefined;
@@ -94,15 +104,25 @@ export interface WebhookStore {
   /** Records a test event and its delivery to this subscription alone; the event's id. */
   recordTestEvent(subscription: Subscription, data: Record<string, unknown>): Promise<string>;
   /**
-   * Leases up to `limit` pending deliveries due at `now` whose lease is free, until `leaseUntil`
-   * (a conditional update: of several replicas, exactly one gets each).
+   * Leases up to `limit` pending deliveries due at `now` whose lease is free (none, or ended
+   * before `now`), until `leaseUntil` (a conditional update: of several replicas, exactly one
+   * gets each). A delivery is left unclaimed while its subscription or its tenant already has
+   * its cap of unexpired leases (those of this claim counted); among the rest the tenants take
+   * turns (each tenant's earliest due first), then the earliest due.
    */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  claimDue(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    caps: InFlightCaps,
+  ): Promise<ClaimedDelivery[]>;
   /**
-   * When the next pending delivery may be claimed: the earliest of its next attempt and, if it
-   * is leased, its lease's end; null when no delivery is pending.
+   * When the next pending delivery may be claimed: the earliest next attempt of a delivery
+   * whose lease is free and whose subscription and tenant are under their caps at `now`, and
+   * the end of every unexpired lease (which frees a cap, or the delivery itself); null when no
+   * delivery is pending.
    */
-  nextDue(): Promise<Date | null>;
+  nextDue(now: Date, caps: InFlightCaps): Promise<Date | null>;
   /** Keeps the event's body if it has none yet; returns the body kept (the first one written). */
   keepBody(eventId: string, body: string): Promise<string>;
   /** Records the attempt and frees the lease; false when the lease was no longer this claim's. */

@@ -7,19 +7,26 @@ import { LIMITS } from '../../src/contract/limits.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { createRepositories } from '../../src/storage/repositories.js';
 import { closeStore, embeddedLeg, ed25519Pem, tempDir, testConfig } from '../helpers/context.js';
-import { minimalRequest } from '../helpers/requests.js';
+import { minimalRequest, samplePdf, sha256Hex } from '../helpers/requests.js';
+import { issuerHeaders, registerIssuer } from '../helpers/revocation.js';
 import { SAMPLE_LISTS_DIR } from '../helpers/ron.js';
 import { spawnServer } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { call, eventually, faultStore, freePort, postgresFaultsEnabled, sleep } from './helpers.js';
+import { changesOf, receivedEvents } from './webhooks-kill-changes.js';
 
 /**
- * `kill -9` of the server while receipts are issued and their webhooks sent: afterwards every
- * receipt the store holds (every acknowledged one among them) has its `receipt.issued` event,
- * and is delivered by the next process; no event names a receipt the store does not hold.
- * On the embedded store (normal suite) and on PostgreSQL (fault suite).
+ * `kill -9` of the server while receipts are issued, revoked and sealed and their webhooks sent:
+ * afterwards every change the store holds (every acknowledged one among them) has its event,
+ * one `webhook-id` each, delivered by the next process; no event names a change the store does
+ * not hold (a revocation or a seal cut off by the kill). The last revocation and the last seal
+ * commit while the receiver has stopped answering, just before the kill, so their events can
+ * only arrive after the restart. On the embedded store (normal suite) and on PostgreSQL (fault
+ * suite).
  */
-const CONCURRENCY = 12;
+const ISSUERS = 10;
+const REVOKERS = 2;
+const EVENT_TYPES = ['receipt.issued', 'receipt.revoked', 'receipt.anchored'] as const;
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -30,6 +37,32 @@ function storeEnv(store: StoreConfig, dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, DATABASE_URL: store.url, DATABASE_SCHEMA: store.schema ?? '' };
 }
 
+/** The tenant's key, its registered revoker's key, and its subscription to `EVENT_TYPES`. */
+async function setUp(store: StoreConfig, url: string) {
+  const setup = await openDatabase(store);
+  const repos = createRepositories(setup);
+  const { token } = await repos.apiKeys.create({
+    tenant: 'tenant-a',
+    name: 'kill -9 webhooks',
+    scopes: ['verify', 'read', 'revoke', 'anchor', 'webhooks'],
+  });
+  const issuerPem = ed25519Pem();
+  await registerIssuer(repos, issuerPem);
+  await repos.webhooks.createSubscription(
+    {
+      id: randomUUID(),
+      tenant: 'tenant-a',
+      url,
+      eventTypes: [...EVENT_TYPES],
+      schemes: ['v1a'],
+      secret: null,
+    },
+    LIMITS.webhookSubscriptions,
+  );
+  await setup.close(); // one process at a time on PGlite
+  return { token, issuerPem };
+}
+
 async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
   const dataDir = store.kind === 'embedded' ? (store.dataDir ?? '') : tempDir('faults-hooks-');
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -37,36 +70,17 @@ async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
   cleanups.push(() => receiver.close());
   // the server first migrates the store; the subscription is made once it has
   const port = await freePort();
-  const signingKey = ed25519Pem();
   const env = {
     LOG_LEVEL: 'warn',
-    SIGNING_KEY: signingKey,
+    SIGNING_KEY: ed25519Pem(),
     SCREENING_LISTS_DIR: SAMPLE_LISTS_DIR,
     RATE_LIMIT_MAX: '1000000',
-    ANCHOR_INTERVAL_MS: '0',
+    ANCHOR_INTERVAL_MS: '200',
     WEBHOOK_DELIVERY_INTERVAL_MS: '20',
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
     ...storeEnv(store, dataDir),
   };
-  const setup = await openDatabase(store);
-  const repos = createRepositories(setup);
-  const { token } = await repos.apiKeys.create({
-    tenant: 'tenant-a',
-    name: 'kill -9 webhooks',
-    scopes: ['verify', 'read', 'webhooks'],
-  });
-  await repos.webhooks.createSubscription(
-    {
-      id: randomUUID(),
-      tenant: 'tenant-a',
-      url: receiver.url,
-      eventTypes: ['receipt.issued'],
-      schemes: ['v1a'],
-      secret: null,
-    },
-    LIMITS.webhookSubscriptions,
-  );
-  await setup.close(); // one process at a time on PGlite
+  const { token, issuerPem } = await setUp(store, receiver.url);
 
   const server = spawnServer(port, env);
   const { child, exited, baseUrl } = server;
@@ -83,26 +97,69 @@ async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
     45_000,
     200,
   );
-  const acknowledged: string[] = [];
+  const key = { 'x-api-key': token };
+  // the document itself, so each receipt has a log entry for the sealer to place
+  const pdf = samplePdf();
+  const doc = { docHash: `sha256:${sha256Hex(pdf)}`, pdfBase64: pdf.toString('base64') };
+  const issued: string[] = [];
+  const revoked: string[] = [];
+  let toRevoke = 0;
   let killed = false;
-  const worker = async (w: number) => {
-    for (let i = 0; !killed; i++) {
-      const res = await call(
-        baseUrl,
-        'POST',
-        '/api/v1/verify',
-        { 'x-api-key': token },
-        minimalRequest({ bundleId: `kill-${w}-${i}` }),
-      );
-      if (res.status === 200)
-        acknowledged.push((JSON.parse(res.body) as { receiptId: string }).receiptId);
-    }
+  const issue = async (bundleId: string) => {
+    const res = await call(
+      baseUrl,
+      'POST',
+      '/api/v1/verify',
+      key,
+      minimalRequest({ bundleId, doc }),
+    );
+    if (res.status !== 200) return undefined;
+    const { receiptId } = JSON.parse(res.body) as { receiptId: string };
+    issued.push(receiptId);
+    return receiptId;
   };
-  const load = Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
-  // some events delivered, others committed but not yet sent when the process dies
+  /** Revokes the oldest issued receipt not yet taken; its id once acknowledged. */
+  const revokeNext = async () => {
+    const id = issued[toRevoke];
+    if (id === undefined) return undefined;
+    toRevoke++;
+    const headers = { ...key, ...issuerHeaders(issuerPem, id) };
+    const res = await call(baseUrl, 'POST', `/api/v1/receipt/${id}/revoke`, headers, {});
+    if (res.status !== 200) return undefined;
+    revoked.push(id);
+    return id;
+  };
+  const issuer = async (w: number) => {
+    for (let i = 0; !killed; i++) await issue(`kill-${w}-${i}`);
+  };
+  const revoker = async () => {
+    while (!killed) if ((await revokeNext()) === undefined) await sleep(20);
+  };
+  const load = Promise.all([
+    ...Array.from({ length: ISSUERS }, (_, w) => issuer(w)),
+    ...Array.from({ length: REVOKERS }, () => revoker()),
+  ]);
+  // some events delivered, others committed but not yet sent
   await eventually(
-    async () => (acknowledged.length >= 40 && receiver.received.length >= 5 ? true : undefined),
+    async () =>
+      issued.length >= 40 && revoked.length >= 5 && receiver.received.length >= 5
+        ? true
+        : undefined,
     60_000,
+    20,
+  );
+  // the last changes: a revocation and a seal that commit once the receiver stops answering
+  receiver.mode = 'hang';
+  let lastRevoked: string | undefined;
+  while (lastRevoked === undefined) lastRevoked = await revokeNext();
+  const lastIssued = await issue('kill-last');
+  expect(lastIssued).toBeDefined();
+  await eventually(
+    async () => {
+      const res = await call(baseUrl, 'POST', `/api/v1/anchor/${lastIssued}`, key);
+      return (JSON.parse(res.body) as { status?: string }).status === 'ANCHORED' ? true : undefined;
+    },
+    30_000,
     20,
   );
   child.kill('SIGKILL');
@@ -111,10 +168,11 @@ async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
   await load;
   await sleep(100);
   const beforeRestart = receiver.received.length;
+  receiver.mode = 'ok';
 
-  // the next process (this one), its clock past the dead one's leases
+  // the next process (this one), its clock past the dead one's leases, sealing nothing more
   const config = testConfig(
-    { ...env, DATA_DIR: dataDir, WEBHOOK_DELIVERY_INTERVAL_MS: '0' },
+    { ...env, DATA_DIR: dataDir, WEBHOOK_DELIVERY_INTERVAL_MS: '0', ANCHOR_INTERVAL_MS: '0' },
     store,
   );
   const db = await openDatabase(store);
@@ -122,26 +180,23 @@ async function killBetweenChangeAndDelivery(store: StoreConfig): Promise<void> {
   try {
     const later = () => new Date(Date.now() + 3_600_000);
     const dispatcher = app.services.webhooks.dispatcher({ clock: later });
-    for (let i = 0; i < 50 && (await app.repos.webhooks.pendingStats()).pending > 0; i++)
+    for (let i = 0; i < 500 && (await app.repos.webhooks.pendingStats()).pending > 0; i++)
       await dispatcher.runOnce();
     expect((await app.repos.webhooks.pendingStats()).pending).toBe(0);
-    expect(receiver.received.length).toBeGreaterThan(beforeRestart);
 
-    const stored = (await db.knex('receipts').select('id')) as { id: string }[];
-    const storedIds = new Set(stored.map((r) => r.id));
-    const delivered = new Map<string, string>(); // receipt id -> webhook-id
-    for (const r of receiver.received) {
-      const body = JSON.parse(r.body) as { type: string; data: { receiptId: string } };
-      expect(body.type).toBe('receipt.issued');
-      // nothing invented: every event names a stored receipt, always under one webhook-id
-      expect(storedIds.has(body.data.receiptId)).toBe(true);
-      const id = r.headers['webhook-id']!;
-      expect(delivered.get(body.data.receiptId) ?? id).toBe(id);
-      delivered.set(body.data.receiptId, id);
-    }
-    // nothing lost: every stored receipt, every acknowledged one among them, was delivered
-    for (const id of acknowledged) expect(storedIds.has(id)).toBe(true);
-    expect([...storedIds].filter((id) => !delivered.has(id))).toEqual([]);
+    const changes = await changesOf(db.knex);
+    const events = receivedEvents(receiver.received);
+    // nothing invented, nothing lost: one webhook-id per committed change, each delivered
+    expect(events.sent).toEqual(changes);
+    expect(events.delivered).toEqual(changes);
+    // every acknowledged change committed
+    for (const id of issued) expect(changes.has(`receipt.issued ${id}`)).toBe(true);
+    for (const id of revoked) expect(changes.has(`receipt.revoked ${id}`)).toBe(true);
+    // the changes of the last moment arrive after the restart, once per webhook-id
+    const after = receivedEvents(receiver.received.slice(beforeRestart));
+    expect(after.duplicates).toEqual([]);
+    expect(after.delivered.has(`receipt.revoked ${lastRevoked}`)).toBe(true);
+    expect(after.delivered.has(`receipt.anchored ${lastIssued}`)).toBe(true);
   } finally {
     await app.close();
     await closeStore(db, store);

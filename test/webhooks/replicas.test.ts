@@ -5,7 +5,8 @@ import { openDatabase, type Database } from '../../src/storage/database.js';
 import { closeStore, isPostgres, testConfig, testStore } from '../helpers/context.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { WebhookDispatcher } from '../../src/webhooks/dispatcher.js';
-import { WEBHOOK_BATCH } from '../../src/services.js';
+import { WEBHOOK_SLOTS } from '../../src/services.js';
+import { IN_FLIGHT_CAPS } from '../../src/webhooks/dispatcher.js';
 import { sleep, until } from '../helpers/until.js';
 
 /**
@@ -85,21 +86,43 @@ describe('two replicas on one store', () => {
   it('deliver each event once', async () => {
     receiver.received.length = 0;
     receiver.mode = 'ok';
-    await testEvents(60);
-    const [first, second] = apps.map((a) => a.services.webhooks.dispatcher());
-    // the first replica's batch is in flight (leased, unanswered) when the second claims
+    const n = 3 * WEBHOOK_SLOTS;
+    await testEvents(n);
+    // one subscription takes every slot of both here: the caps are another test's subject
+    const caps = { perSubscription: n, perTenant: n };
+    const [first, second] = apps.map((a) => a.services.webhooks.dispatcher({ caps }));
+    // the first replica's claim is in flight (leased, unanswered) when the second claims
     receiver.delayMs = 1_000;
     const arrivedBefore = receiver.arrived;
     const firstBatch = first!.runOnce();
-    await until(() => receiver.arrived - arrivedBefore >= WEBHOOK_BATCH);
+    await until(() => receiver.arrived - arrivedBefore >= WEBHOOK_SLOTS);
     receiver.delayMs = 0;
     const [a, b] = await Promise.all([firstBatch, second!.runOnce()]);
-    expect([a, b]).toEqual([WEBHOOK_BATCH, WEBHOOK_BATCH]);
+    expect([a, b]).toEqual([WEBHOOK_SLOTS, WEBHOOK_SLOTS]);
     const rest = await runBoth([first!, second!]);
-    expect(a! + b! + rest[0]! + rest[1]!).toBe(60);
+    expect(a! + b! + rest[0]! + rest[1]!).toBe(n);
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
-    expect(ids).toHaveLength(60);
-    expect(new Set(ids).size).toBe(60);
+    expect(ids).toHaveLength(n);
+    expect(new Set(ids).size).toBe(n);
+  });
+
+  it("count each other's open attempts against a subscription's cap", async () => {
+    receiver.received.length = 0;
+    receiver.mode = 'ok';
+    const subscription = await testEvents(10);
+    const [first, second] = apps.map((a) => a.services.webhooks.dispatcher());
+    receiver.delayMs = 1_000;
+    const arrivedBefore = receiver.arrived;
+    const firstClaim = first!.runOnce();
+    await until(() => receiver.arrived - arrivedBefore >= IN_FLIGHT_CAPS.perSubscription);
+    // the first replica's attempts are open: the second finds the subscription at its cap
+    expect(await second!.runOnce()).toBe(0);
+    receiver.delayMs = 0;
+    expect(await firstClaim).toBe(IN_FLIGHT_CAPS.perSubscription);
+    const rest = await runBoth([first!, second!]);
+    expect(IN_FLIGHT_CAPS.perSubscription + rest[0]! + rest[1]!).toBe(10);
+    const { items } = await apps[0]!.repos.webhooks.listDeliveries(subscription, 20, undefined);
+    expect(items.map((d) => d.state)).toEqual(Array(10).fill('delivered'));
   });
 
   it('attempt each failing delivery once per due time', async () => {
@@ -133,7 +156,12 @@ describe('a replica that dies holding a lease', () => {
     const subscription = await testEvents(1);
     // the dead replica's claim: leased for 5 s, never sent, never recorded
     const now = new Date();
-    const [claim] = await apps[0]!.repos.webhooks.claimDue(now, new Date(now.getTime() + 5_000), 1);
+    const [claim] = await apps[0]!.repos.webhooks.claimDue(
+      now,
+      new Date(now.getTime() + 5_000),
+      1,
+      IN_FLIGHT_CAPS,
+    );
     expect(claim?.subscription.id).toBe(subscription);
     // a replica that runs its dispatcher starts: nothing is due until the lease ends
     const db = isPostgres() ? await openDatabase(store, { migrate: false }) : dbs[0]!;
