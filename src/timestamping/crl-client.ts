@@ -90,13 +90,16 @@ export function crlCertificateRevocation(
       for (let i = 0; i + 1 < path.length; i++) {
         const cert = path[i]!;
         const finding = await crlStatus(cert, path[i + 1]!, fetchCrl, now());
+        const source = `CRL ${finding?.url}`;
         if (!finding) out.push({ state: 'unpublished' });
         else if (finding.outcome === 'unavailable') {
           out.push({ state: 'unknown', reason: finding.reason ?? 'no CRL could be had' });
-        } else if (finding.outcome === 'revoked' && finding.revokedAt) {
-          const source = `CRL ${finding.url}`;
-          out.push({ state: 'revoked', revokedAt: finding.revokedAt, source });
-        } else out.push({ state: 'good', source: `CRL ${finding.url}` });
+        } else if (finding.outcome === 'embedded') out.push({ state: 'good', source });
+        else {
+          // a listed certificate without a date counts as revoked from the start
+          const revokedAt = finding.revokedAt ?? new Date(0);
+          out.push({ state: 'revoked', revokedAt, source });
+        }
       }
       return out;
     },
