@@ -61,9 +61,9 @@ export function checkDocumentSignatures(ctx: RonCheckContext): CheckOutcome {
   }
   const outside = commissionProblem(ctx, notary);
   if (outside) return fail(CHECK_ID, 'signing_time_outside_commission', `${outside}: ${summary}`);
-  const unknown = signatures.find((s) => s.revocationUnknown !== undefined);
+  const unknown = signatures.find((s) => s.revocation?.unknown !== undefined);
   if (unknown) {
-    const text = `signature ${unknown.index}: whether its certificates were revoked is unknown (${unknown.revocationUnknown}): ${summary}`;
+    const text = `signature ${unknown.index}: whether its certificates were revoked is unknown (${unknown.revocation?.unknown}): ${summary}`;
     return warn(CHECK_ID, 'signer_revocation_unknown', text);
   }
   return pass(CHECK_ID, `signature ${notary.index} is the registered notary's: ${summary}`);
@@ -98,6 +98,6 @@ function describe(s: JudgedSignature): string {
     ? `${s.problem.reason}: ${s.problem.text}`
     : 'verifies and chains to the trust anchors';
   const notary = s.signer ? `; notary: ${s.notary.why}` : '';
-  const revocation = s.revocation ? `; ${s.revocation}` : '';
+  const revocation = s.revocation ? `; ${s.revocation.summary}` : '';
   return `${head}: ${signer}; ${time}; covers ${s.coverage}; ${verdict}${revocation}${notary}`;
 }

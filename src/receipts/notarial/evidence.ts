@@ -43,10 +43,11 @@ export interface JudgedSignature {
   problem: SignatureProblem | undefined;
   /** Whether the signer is the notary of the request, and why (or why not). */
   notary: NotaryMatch;
-  /** What the issuers' CRLs say of the signer's path (a validated path only). */
-  revocation: string | undefined;
-  /** Why revocation could not be established, when a CRL is published but was not had. */
-  revocationUnknown: string | undefined;
+  /**
+   * What the issuers' CRLs say of the signer's path (a validated path only): the summary for the
+   * details, and why revocation could not be established when a CRL is published but was not had.
+   */
+  revocation: { summary: string; unknown?: string } | undefined;
 }
 
 export type DocumentEvidence =
@@ -140,7 +141,6 @@ async function judge(
     problem: { reason, text },
     notary: notFound,
     revocation: undefined,
-    revocationUnknown: undefined,
   });
   if (signature.invalid !== undefined)
     return failed('document_signature_invalid', signature.invalid);
@@ -152,25 +152,15 @@ async function judge(
   const time = await signingTime(signature, input);
   const notary = isNotary(cms.signer, input);
   const path = await certificatePath(cms.signer, cms.certificates, time.at, input.anchors);
-  const judged = {
-    ...base,
-    signer,
-    time,
-    notary,
-    revocation: undefined,
-    revocationUnknown: undefined,
-  };
+  const judged = { ...base, signer, time, notary, revocation: undefined };
   if ('problem' in path) return { ...judged, problem: path.problem };
   if (!input.revocation) return { ...judged, problem: undefined };
   const statuses = await input.revocation.statusOf(path.path);
-  const found = judgeRevocation(path.path, statuses, time);
+  const { revoked, ...revocation } = judgeRevocation(path.path, statuses, time);
   return {
     ...judged,
-    problem: found.revoked
-      ? { reason: 'signer_certificate_revoked', text: found.revoked }
-      : undefined,
-    revocation: found.summary,
-    revocationUnknown: found.unknown,
+    problem: revoked ? { reason: 'signer_certificate_revoked', text: revoked } : undefined,
+    revocation,
   };
 }
 

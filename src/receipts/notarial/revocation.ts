@@ -59,7 +59,9 @@ export function judgeRevocation(
       }
     }
   });
-  const summary = phrases.length > 0 ? `revocation: ${phrases.join(', ')}` : 'revocation: pinned';
+  // no status: the signer's certificate is itself one of the tenant's anchors
+  const found = phrases.length > 0 ? phrases.join(', ') : "the signer's certificate is an anchor";
+  const summary = `revocation: ${found}`;
   return {
     summary,
     ...(revoked ? { revoked } : {}),
